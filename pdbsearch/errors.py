@@ -1,0 +1,44 @@
+"""Exceptions shared by every part of pdbsearch.
+
+Each error a user can cause carries enough context to be printed as one line
+(``file:line:col: message``) by the command line, which maps them to exit
+code 2 (bad input or usage).
+"""
+
+from __future__ import annotations
+
+
+class PdbsearchError(Exception):
+    """Base class of every error pdbsearch raises on purpose."""
+
+
+class PuzzleFormatError(PdbsearchError, ValueError):
+    """A puzzle file (or text) is malformed.
+
+    ``source`` names the file (or ``<string>``), ``line`` and ``column`` are
+    1-based positions when known, ``message`` says what is wrong.
+    """
+
+    def __init__(self, message: str, source: str = "<string>",
+                 line: int | None = None, column: int | None = None):
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.source
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+
+class IllegalMoveError(PdbsearchError, ValueError):
+    """A move (or a whole solution) does not replay on the given state."""
+
+
+class PdbFileError(PdbsearchError):
+    """A pattern-database file is missing, corrupt, or made for another puzzle."""
