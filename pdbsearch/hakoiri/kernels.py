@@ -1,0 +1,282 @@
+"""Jitted Hakoiri kernels: the state key, move generation, goal, heuristics.
+
+**The key.**  Two bits per cell, cell ``c = row × width + column`` in word
+``c // 32`` at bit ``2 × (c % 32)``.  A cell holds the code of the piece
+whose top-left corner it is: 0 none (empty, or covered by a piece anchored
+elsewhere), 1 a 1×1, 2 a 1×2 (horizontal), 3 a 2×1 (vertical).  The 2×2 is
+written as code 3 at its top-left cell *and* at the cell below; a real 2×1
+covers the cell below its anchor, so that pair never occurs otherwise.
+Pieces of the same shape are anonymous, so the key is canonical, and a board
+of ``n`` cells takes ``ceil(2 n / 64)`` words: 8 bytes for the classic 4×5
+board, 40 bytes for 8×20, 128 bytes for 16×32.
+
+A move is coded ``from_anchor × 4096 + to_anchor``; its successor key is the
+parent key with the piece's code cleared at the old anchor and set at the new
+one (the cells a piece covers besides its anchor always hold 0).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+
+from ..puzzle import register_kernels
+
+METRIC_CODES = {"unit": 0, "straight": 1, "free": 2}
+HEURISTIC_CODES = {"zero": 0, "simple": 1, "pdb": 2}
+MOVE_BASE = 4096
+
+SINGLE, HORIZONTAL, VERTICAL, SQUARE = 1, 2, 3, 4
+_TWO = np.uint64(3)
+
+
+class HakoiriParams(NamedTuple):
+    """What the Hakoiri kernels need, as seen inside numba."""
+
+    width: int
+    height: int
+    exit_anchor: int       #: cell of the 2×2's top-left corner when solved
+    metric: int            #: METRIC_CODES
+    heuristic: int         #: HEURISTIC_CODES
+    n_empty: int           #: empty cells on the board (constant over play)
+    pdb: np.ndarray        #: uint8 relaxed distances (empty when unused)
+    pdb_binom: np.ndarray  #: int64 binomial table for ranking empty-cell sets
+    pdb_free_index: np.ndarray  #: int16 [square anchor, cell] -> rank among free cells (-1 covered)
+
+
+@nb.njit(cache=True, inline="always")
+def get_code(key, c):
+    """The 2-bit code of cell ``c``."""
+    return np.int64((key[c >> 5] >> np.uint64((c & 31) << 1)) & _TWO)
+
+
+@nb.njit(cache=True, inline="always")
+def set_code(key, c, code):
+    """Set the 2-bit code of cell ``c`` (which must hold 0)."""
+    key[c >> 5] |= np.uint64(code) << np.uint64((c & 31) << 1)
+
+
+@nb.njit(cache=True, inline="always")
+def clear_code(key, c):
+    """Set the code of cell ``c`` to 0."""
+    key[c >> 5] &= ~(_TWO << np.uint64((c & 31) << 1))
+
+
+@nb.njit(cache=True, inline="always")
+def shape_size(shape):
+    """(width, height) of a shape code."""
+    if shape == SINGLE:
+        return 1, 1
+    if shape == HORIZONTAL:
+        return 2, 1
+    if shape == VERTICAL:
+        return 1, 2
+    return 2, 2
+
+
+@nb.njit(cache=True)
+def decode(width, ncells, key, owner, shape_at):
+    """Fill ``owner[c]`` (anchor of the covering piece, -1 if empty) and
+    ``shape_at[anchor]``; returns the 2×2's anchor."""
+    for c in range(ncells):
+        owner[c] = -2
+    square = -1
+    for c in range(ncells):
+        if owner[c] != -2:
+            continue
+        code = get_code(key, c)
+        if code == 0:
+            owner[c] = -1
+        elif code == SINGLE:
+            owner[c] = c
+            shape_at[c] = SINGLE
+        elif code == HORIZONTAL:
+            owner[c] = c
+            owner[c + 1] = c
+            shape_at[c] = HORIZONTAL
+        elif c + width < ncells and get_code(key, c + width) == VERTICAL:
+            owner[c] = c
+            owner[c + 1] = c
+            owner[c + width] = c
+            owner[c + width + 1] = c
+            shape_at[c] = SQUARE
+            square = c
+        else:
+            owner[c] = c
+            owner[c + width] = c
+            shape_at[c] = VERTICAL
+    return square
+
+
+@nb.njit(cache=True)
+def find_square(width, ncells, key):
+    """The 2×2's anchor: the first cell (row-major) holding code 3 over code 3."""
+    for c in range(ncells - width):
+        if get_code(key, c) == VERTICAL and get_code(key, c + width) == VERTICAL:
+            return c
+    return -1
+
+
+@nb.njit(cache=True, inline="always")
+def _fits(owner, width, height, piece, x, y, w, h):
+    if x < 0 or y < 0 or x + w > width or y + h > height:
+        return False
+    for j in range(h):
+        for i in range(w):
+            o = owner[(y + j) * width + x + i]
+            if o != -1 and o != piece:
+                return False
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def _emit(key, a, b, shape, width, out_keys, out_costs, out_moves, n):
+    out_keys[n, :] = key
+    row = out_keys[n]
+    clear_code(row, a)
+    if shape == SQUARE:
+        clear_code(row, a + width)
+        set_code(row, b, VERTICAL)
+        set_code(row, b + width, VERTICAL)
+    else:
+        set_code(row, b, shape)
+    out_costs[n] = 1
+    out_moves[n] = a * MOVE_BASE + b
+    return n + 1
+
+
+_DX = np.array([1, -1, 0, 0], dtype=np.int64)
+_DY = np.array([0, 0, 1, -1], dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def expand(params, key, out_keys, out_costs, out_moves):
+    """Every successor of ``key`` under the board's metric (each costs 1)."""
+    width, height = params.width, params.height
+    ncells = width * height
+    owner = np.empty(ncells, dtype=np.int32)
+    shape_at = np.zeros(ncells, dtype=np.int8)
+    decode(width, ncells, key, owner, shape_at)
+    # Only a piece touching an empty cell can move: collect those, once each.
+    candidates = np.empty(4 * params.n_empty, dtype=np.int64)
+    n_cand = 0
+    for e in range(ncells):
+        if owner[e] != -1:
+            continue
+        ex, ey = e % width, e // width
+        for d in range(4):
+            x, y = ex - _DX[d], ey - _DY[d]
+            if x < 0 or y < 0 or x >= width or y >= height:
+                continue
+            piece = owner[y * width + x]
+            if piece < 0:
+                continue
+            known = False
+            for k in range(n_cand):
+                if candidates[k] == piece:
+                    known = True
+                    break
+            if not known:
+                candidates[n_cand] = piece
+                n_cand += 1
+    n = 0
+    metric = params.metric
+    free_size = ncells if metric == 2 else 1
+    seen = np.full(free_size, -1, dtype=np.int64)
+    queue = np.empty(free_size, dtype=np.int64)
+    for k in range(n_cand):
+        a = candidates[k]
+        shape = shape_at[a]
+        w, h = shape_size(shape)
+        x0, y0 = a % width, a // width
+        if metric == 2:
+            # Free: every anchor reachable by unit slides through empty cells.
+            seen[a] = k
+            head, tail = 0, 1
+            queue[0] = a
+            while head < tail:
+                p = queue[head]
+                head += 1
+                px, py = p % width, p // width
+                for d in range(4):
+                    nx, ny = px + _DX[d], py + _DY[d]
+                    if not _fits(owner, width, height, a, nx, ny, w, h):
+                        continue
+                    b = ny * width + nx
+                    if seen[b] == k:
+                        continue
+                    seen[b] = k
+                    queue[tail] = b
+                    tail += 1
+                    n = _emit(key, a, b, shape, width, out_keys, out_costs, out_moves, n)
+        else:
+            for d in range(4):
+                dist = 1
+                while _fits(owner, width, height, a, x0 + dist * _DX[d], y0 + dist * _DY[d], w, h):
+                    b = (y0 + dist * _DY[d]) * width + x0 + dist * _DX[d]
+                    n = _emit(key, a, b, shape, width, out_keys, out_costs, out_moves, n)
+                    if metric == 0:
+                        break
+                    dist += 1
+    return n
+
+
+@nb.njit(cache=True)
+def is_goal(params, key):
+    """True when the 2×2 stands at the exit."""
+    c = params.exit_anchor
+    return get_code(key, c) == VERTICAL and get_code(key, c + params.width) == VERTICAL
+
+
+@nb.njit(cache=True, inline="always")
+def square_distance(metric, width, a, b):
+    """Moves the 2×2 needs from anchor ``a`` to ``b`` on an empty board."""
+    ax, ay, bx, by = a % width, a // width, b % width, b // width
+    if metric == 0:
+        return abs(ax - bx) + abs(ay - by)
+    if metric == 1:
+        return (ax != bx) + (ay != by)
+    return 1 if a != b else 0
+
+
+@nb.njit(cache=True)
+def pdb_rank(params, key):
+    """Index of the relaxed state of ``key`` in the pattern database:
+    (2×2 anchor) × C(free cells, empties) + rank of the empty-cell set among
+    the cells the 2×2 does not cover (combinatorial number system)."""
+    width = params.width
+    ncells = width * params.height
+    square = find_square(width, ncells, key)
+    # Empty cells = cells covered by no piece; decode only coverage.
+    owner = np.empty(ncells, dtype=np.int32)
+    shape_at = np.zeros(ncells, dtype=np.int8)
+    decode(width, ncells, key, owner, shape_at)
+    free_index = params.pdb_free_index
+    binom = params.pdb_binom
+    rank = 0
+    j = 0
+    for c in range(ncells):
+        if owner[c] == -1:
+            j += 1
+            rank += binom[free_index[square, c], j]
+    n_free = ncells - 4
+    return square * binom[n_free, params.n_empty] + rank
+
+
+@nb.njit(cache=True)
+def heuristic(params, key):
+    """Zero, the 2×2's distance to the exit, or the relaxed PDB distance."""
+    if params.heuristic == 0:
+        return 0
+    if params.heuristic == 1:
+        square = find_square(params.width, params.width * params.height, key)
+        return square_distance(params.metric, params.width, square, params.exit_anchor)
+    value = params.pdb[pdb_rank(params, key)]
+    if value == 255:
+        return 1 << 30  # unreachable in the relaxation: dead in the real puzzle
+    return np.int64(value)
+
+
+register_kernels(HakoiriParams, expand=expand, heuristic=heuristic, is_goal=is_goal)

@@ -1,0 +1,143 @@
+"""The Hakoiri-musume family on the generic :class:`~pdbsearch.puzzle.Puzzle` interface."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import IllegalMoveError, PdbsearchError
+from ..puzzle import Puzzle, Step
+from .board import METRICS, Board, Piece, Shape, describe_move
+from .fileformat import assign_labels, draw
+from .kernels import HEURISTIC_CODES, METRIC_CODES, MOVE_BASE, HakoiriParams
+
+_CODE_OF_SHAPE = {Shape.SINGLE: 1, Shape.HORIZONTAL: 2, Shape.VERTICAL: 3}
+
+#: heuristics of this domain and whether each is admissible
+HEURISTICS = {"zero": True, "simple": True, "pdb": True}
+
+
+def key_words_for(width: int, height: int) -> int:
+    """Words of the state key of a width × height board (2 bits a cell)."""
+    return (2 * width * height + 63) // 64
+
+
+def encode(board: Board) -> np.ndarray:
+    """The canonical key of a board (plain Python; see :mod:`.kernels`)."""
+    key = np.zeros(key_words_for(board.width, board.height), dtype=np.uint64)
+
+    def put(c: int, code: int) -> None:
+        key[c >> 5] |= np.uint64(code << (2 * (c & 31)))
+
+    for p in board.pieces:
+        c = p.y * board.width + p.x
+        if p.shape is Shape.SQUARE:
+            put(c, 3)
+            put(c + board.width, 3)
+        else:
+            put(c, _CODE_OF_SHAPE[p.shape])
+    return key
+
+
+def decode_board(key: np.ndarray, like: Board) -> Board:
+    """The board a key stands for (geometry and exit taken from ``like``)."""
+    width, n = like.width, like.width * like.height
+    codes = [int(key[c >> 5] >> np.uint64(2 * (c & 31))) & 3 for c in range(n)]
+    covered = [False] * n
+    pieces = []
+    for c in range(n):
+        if covered[c] or codes[c] == 0:
+            continue
+        if codes[c] == 3 and c + width < n and codes[c + width] == 3:
+            shape = Shape.SQUARE
+        else:
+            shape = {1: Shape.SINGLE, 2: Shape.HORIZONTAL, 3: Shape.VERTICAL}[codes[c]]
+        piece = Piece(shape, c % width, c // width)
+        for x, y in piece.cells():
+            covered[y * width + x] = True
+        pieces.append(piece)
+    return Board(like.width, like.height, like.exit, tuple(pieces), like.comments)
+
+
+class HakoiriPuzzle(Puzzle):
+    """A Hakoiri board under a move metric, with a chosen heuristic."""
+
+    domain = "hakoiri"
+
+    def __init__(self, board: Board, metric: str = "straight", heuristic: str = "simple",
+                 pdb: np.ndarray | None = None):
+        if metric not in METRICS:
+            raise PdbsearchError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
+        if heuristic not in HEURISTICS:
+            raise PdbsearchError(f"unknown heuristic {heuristic!r}; choose from "
+                                 f"{', '.join(HEURISTICS)}")
+        if heuristic == "pdb" and pdb is None:
+            raise PdbsearchError("the pdb heuristic needs a pattern database")
+        self.board = board
+        self.metric = metric
+        self.heuristic_name = heuristic
+        self.heuristic_admissible = HEURISTICS[heuristic]
+        self.key_words = key_words_for(board.width, board.height)
+        n_empty = len(board.empty_cells())
+        # A moving piece touches an empty cell: at most 4 per empty cell; it
+        # can go at most n_empty cells in each of 4 directions (or reach at
+        # most n_empty + 4 anchors under the free metric).
+        self.max_successors = min(4 * n_empty, len(board.pieces)) * (4 * n_empty + 4)
+        if pdb is None:
+            tables = (np.zeros(1, np.uint8), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int16))
+        else:
+            from ..pdb.hakoiri import ranking_tables
+            tables = (pdb,) + ranking_tables(board.width, board.height, n_empty)
+        self.params = HakoiriParams(
+            width=board.width, height=board.height,
+            exit_anchor=board.exit[1] * board.width + board.exit[0],
+            metric=METRIC_CODES[metric], heuristic=HEURISTIC_CODES[heuristic],
+            n_empty=n_empty, pdb=tables[0], pdb_binom=tables[1], pdb_free_index=tables[2])
+
+    def initial_key(self) -> np.ndarray:
+        """The key of the start board."""
+        return encode(self.board)
+
+    def board_of(self, key: np.ndarray) -> Board:
+        """The (unlabelled) board of a key."""
+        return decode_board(key, self.board)
+
+    def render(self, key: np.ndarray) -> str:
+        """The state as text rows, pieces lettered (touching ones differ)."""
+        return "\n".join(draw(assign_labels(self.board_of(key))))
+
+    def check_solution(self, move_codes: Sequence[int]) -> tuple[list[Step], int]:
+        """Replay moves on the plain-Python board model (independent of the kernels)."""
+        board = self.board
+        steps = []
+        for number, code in enumerate(move_codes, start=1):
+            a, b = divmod(int(code), MOVE_BASE)
+            w = board.width
+            index = board.piece_at(a % w, a // w)
+            if index < 0:
+                raise IllegalMoveError(f"move {number}: no piece has its corner at "
+                                       f"column {a % w}, row {a // w}")
+            piece = board.pieces[index]
+            board = board.play(index, b % w, b // w, self.metric)
+            steps.append(Step(int(code), 1, describe_move(piece, b % w, b // w, self.metric)))
+        if not board.is_solved():
+            raise IllegalMoveError("the moves do not bring the 2x2 piece to the exit")
+        return steps, len(steps)
+
+    def boards_along(self, steps: Sequence[Step]) -> list[Board]:
+        """The boards from the start through every step (labels kept)."""
+        boards = [self.board]
+        for step in steps:
+            a, b = divmod(step.code, MOVE_BASE)
+            w = boards[-1].width
+            index = boards[-1].piece_at(a % w, a // w)
+            boards.append(boards[-1].moved(index, b % w, b // w))
+        return boards
+
+    def describe(self) -> str:
+        """One line naming the instance."""
+        b = self.board
+        return (f"hakoiri {b.width}x{b.height}, {len(b.pieces)} pieces, "
+                f"{len(b.empty_cells())} empty cells, {self.metric} metric, "
+                f"heuristic {self.heuristic_name}")

@@ -1,0 +1,162 @@
+"""The generic puzzle interface that every domain implements.
+
+A domain has two halves:
+
+* **The jitted half** (what the search engines call, once per node, inside
+  numba).  A domain defines a ``NamedTuple`` class holding everything its
+  kernels need (board geometry, tables, the chosen heuristic, a pattern
+  database ...) and registers three jitted kernels for that class with
+  :func:`register_kernels`:
+
+  ``expand(params, key, out_keys, out_costs, out_moves) -> int``
+      Writes the successors of the state ``key`` (a ``uint64[K]`` row) into
+      ``out_keys[i, :]`` with their edge costs and integer move codes, and
+      returns how many there are (at most :attr:`Puzzle.max_successors`).
+  ``heuristic(params, key) -> int``
+      A lower bound on the cost to a goal (when the heuristic is
+      admissible), or :data:`DEAD` when the state provably cannot reach a
+      goal; the engines then drop the state.
+  ``is_goal(params, key) -> bool``
+
+  The engines call them through :func:`kernel_expand`, :func:`kernel_heuristic`
+  and :func:`kernel_is_goal`, which numba resolves at compile time from the
+  type of ``params``.  This gives one A* for all puzzles, no Python call per
+  node, and, unlike passing jitted functions as arguments, it works with
+  numba's on-disk cache (a function that takes a dispatcher argument is
+  recompiled in every new process).
+
+* **The Python half** (:class:`Puzzle`): the initial key, rendering,
+  describing moves, and replaying a solution with an independent checker
+  that does not use the kernels.
+
+States are canonical: two positions that are the same for the rules (for
+example, interchangeable pieces swapped) have the same key, so the engines
+can detect duplicates by comparing keys.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from numba.extending import overload
+
+#: Heuristic value meaning "no goal can be reached from here": prune.
+DEAD = 1 << 30
+
+_KERNELS: dict[type, dict[str, Callable]] = {}
+
+
+def register_kernels(params_class: type, *, expand: Callable,
+                     heuristic: Callable, is_goal: Callable) -> None:
+    """Register the jitted kernels of a domain for its params class.
+
+    Must be called at import time of the domain module, before any engine
+    is compiled for that params class.
+    """
+    _KERNELS[params_class] = {"expand": expand, "heuristic": heuristic,
+                              "is_goal": is_goal}
+
+
+def _lookup(params_type, name: str) -> Callable:
+    cls = getattr(params_type, "instance_class", None)
+    if cls not in _KERNELS:
+        raise TypeError(f"no puzzle kernels registered for {params_type}")
+    return _KERNELS[cls][name]
+
+
+def kernel_expand(params, key, out_keys, out_costs, out_moves):
+    """Successors of ``key`` (dispatched to the domain's kernel inside numba)."""
+    raise NotImplementedError("only callable from jitted code")
+
+
+def kernel_heuristic(params, key):
+    """Heuristic value of ``key`` (dispatched to the domain's kernel)."""
+    raise NotImplementedError("only callable from jitted code")
+
+
+def kernel_is_goal(params, key):
+    """Goal test of ``key`` (dispatched to the domain's kernel)."""
+    raise NotImplementedError("only callable from jitted code")
+
+
+@overload(kernel_expand, jit_options={"cache": True})
+def _overload_expand(params, key, out_keys, out_costs, out_moves):
+    fn = _lookup(params, "expand")
+
+    def impl(params, key, out_keys, out_costs, out_moves):
+        return fn(params, key, out_keys, out_costs, out_moves)
+    return impl
+
+
+@overload(kernel_heuristic, jit_options={"cache": True})
+def _overload_heuristic(params, key):
+    fn = _lookup(params, "heuristic")
+
+    def impl(params, key):
+        return fn(params, key)
+    return impl
+
+
+@overload(kernel_is_goal, jit_options={"cache": True})
+def _overload_is_goal(params, key):
+    fn = _lookup(params, "is_goal")
+
+    def impl(params, key):
+        return fn(params, key)
+    return impl
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a solution, as the Python side describes it."""
+
+    code: int          #: the kernel's integer move code
+    cost: int          #: its edge cost
+    text: str          #: human-readable description, e.g. ``"B down 2"``
+
+
+class Puzzle(ABC):
+    """A puzzle instance that the generic search engines can solve.
+
+    Subclasses set :attr:`domain`, :attr:`metric`, :attr:`params` (the
+    registered NamedTuple instance), :attr:`key_words` and
+    :attr:`max_successors`, and implement the abstract methods.
+    """
+
+    domain: str = ""
+    metric: str = ""
+    #: name of the heuristic in use (``"zero"`` means none)
+    heuristic_name: str = "zero"
+    #: True when the heuristic is a lower bound (the engines then report
+    #: optimality / bounds honestly)
+    heuristic_admissible: bool = True
+    #: True when every edge costs 1 (BFS is optimal only then)
+    unit_costs: bool = True
+    params: Any = None
+    key_words: int = 1
+    max_successors: int = 1
+
+    @abstractmethod
+    def initial_key(self) -> np.ndarray:
+        """The start state as a ``uint64[key_words]`` array."""
+
+    @abstractmethod
+    def render(self, key: np.ndarray) -> str:
+        """A multi-line text picture of a state."""
+
+    @abstractmethod
+    def check_solution(self, move_codes: Sequence[int]) -> tuple[list[Step], int]:
+        """Replay ``move_codes`` from the start with an independent checker.
+
+        Returns the described steps and the total cost.  Raises
+        :class:`~pdbsearch.errors.IllegalMoveError` if a move is illegal or
+        the last state is not a goal.  The checker must not use the jitted
+        kernels: it is the second opinion on every reported solution.
+        """
+
+    def describe(self) -> str:
+        """One line naming the instance (size, metric, heuristic)."""
+        return f"{self.domain} ({self.metric} metric, heuristic {self.heuristic_name})"

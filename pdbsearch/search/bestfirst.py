@@ -1,0 +1,162 @@
+"""Best-first search: A* (α = 1), weighted A* (f = g + α·h) and greedy (f = h).
+
+One kernel serves all three.  Nodes are tested for the goal when expanded,
+so A* with an admissible heuristic returns an optimal solution, and weighted
+A* a solution of cost at most α × optimal.  When a cheaper path to a stored
+state is found, the state is reopened, which keeps these guarantees for
+inconsistent (but admissible) heuristics too.  States the heuristic proves
+dead are stored as closed, so that they are not evaluated again.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..puzzle import DEAD, kernel_expand, kernel_heuristic, kernel_is_goal
+from .common import (EXHAUSTED, EXPANDED, F_LAST, F_LOWER, GENERATED, GOAL,
+                     GROW_NODES, GROW_OPEN, NODES, N_FSTATS, N_STATS, OPEN,
+                     PRUNED, RUNNING, SOLVED, evaluate_heuristic,
+                     successor_buffers)
+from .heap import Heap, heap_pop, heap_push
+from .store import NodeStore, find_slot
+
+
+@nb.njit(cache=True)
+def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
+                     stats, fstats, g_weight, h_weight, budget,
+                     out_keys, out_costs, out_moves):
+    """Run best-first search for at most ``budget`` expansions."""
+    cap = keys.shape[0]
+    hcap = hf.shape[0]
+    max_succ = out_keys.shape[0]
+    done = 0
+    while stats[OPEN] > 0:
+        if done >= budget:
+            return RUNNING
+        if stats[NODES] + max_succ > cap:
+            return GROW_NODES
+        if stats[OPEN] + max_succ > hcap:
+            return GROW_OPEN
+        f, gn, node, size = heap_pop(hf, hg, hn, stats[OPEN])
+        stats[OPEN] = size
+        if closed[node] or gn != g[node]:
+            continue  # a stale entry: the node was reached more cheaply since
+        if f > fstats[F_LOWER]:
+            fstats[F_LOWER] = f
+        if kernel_is_goal(params, keys[node]):
+            stats[GOAL] = node
+            return SOLVED
+        closed[node] = 1
+        stats[EXPANDED] += 1
+        done += 1
+        fstats[F_LAST] = f
+        n = kernel_expand(params, keys[node], out_keys, out_costs, out_moves)
+        stats[GENERATED] += n
+        for i in range(n):
+            ng = gn + out_costs[i]
+            s = find_slot(keys, slots, out_keys[i])
+            idx = slots[s]
+            if idx >= 0:
+                if ng >= g[idx]:
+                    continue
+                h = kernel_heuristic(params, out_keys[i])  # reopening: rare
+                if h >= DEAD:
+                    continue
+                g[idx] = ng
+                parent[idx] = node
+                closed[idx] = 0
+            else:
+                idx = stats[NODES]
+                keys[idx, :] = out_keys[i]
+                g[idx] = ng
+                parent[idx] = node
+                slots[s] = idx
+                stats[NODES] += 1
+                h = kernel_heuristic(params, out_keys[i])
+                if h >= DEAD:
+                    closed[idx] = 1  # remembered, never expanded
+                    stats[PRUNED] += 1
+                    continue
+                closed[idx] = 0
+            stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN],
+                                    g_weight * ng + h_weight * h, ng, idx)
+    return EXHAUSTED
+
+
+class BestFirstSearch:
+    """Engine state of an A* / weighted A* / greedy run."""
+
+    progress_label = "f"
+
+    def __init__(self, puzzle, weight: float = 1.0, greedy: bool = False):
+        self.puzzle = puzzle
+        self.weight = float(weight)
+        self.greedy = greedy
+        self.name = "greedy" if greedy else ("astar" if self.weight == 1.0 else "wastar")
+        self.store = NodeStore(puzzle.key_words)
+        self.closed = np.zeros(self.store.capacity, dtype=np.uint8)
+        self.heap = Heap()
+        self.stats = np.zeros(N_STATS, dtype=np.int64)
+        self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
+        self.buffers = successor_buffers(puzzle)
+        root = puzzle.initial_key()
+        st = self.store
+        st.keys[0] = root
+        st.slots[find_slot(st.keys, st.slots, root)] = 0
+        self.stats[NODES] = 1
+        h = int(evaluate_heuristic(puzzle.params, root))
+        if h < DEAD:
+            f = self.h_weight * h
+            self.stats[OPEN] = heap_push(self.heap.f, self.heap.g, self.heap.node, 0, f, 0, 0)
+            self.fstats[F_LOWER] = h if self.weight == 1.0 else 0.0
+        else:
+            self.closed[0] = 1
+
+    @property
+    def g_weight(self) -> float:
+        """The weight of g in f (0 for greedy search)."""
+        return 0.0 if self.greedy else 1.0
+
+    @property
+    def h_weight(self) -> float:
+        """The weight α of h in f."""
+        return self.weight
+
+    def run(self, budget: int) -> int:
+        """One chunk of at most ``budget`` expansions."""
+        st, hp = self.store, self.heap
+        return best_first_chunk(self.puzzle.params, st.keys, st.g, st.parent,
+                                self.closed, st.slots, hp.f, hp.g, hp.node,
+                                self.stats, self.fstats, self.g_weight,
+                                self.h_weight, budget, *self.buffers)
+
+    def nbytes(self) -> int:
+        """Bytes held now."""
+        return self.store.nbytes() + self.closed.nbytes + self.heap.nbytes()
+
+    def grow_nbytes(self, code: int) -> int:
+        """Bytes that would be held after serving ``code``."""
+        if code == GROW_NODES:
+            return self.nbytes() + self.store.nbytes() + self.closed.nbytes
+        return self.nbytes() + self.heap.nbytes()
+
+    def grow(self, code: int) -> None:
+        """Make room as ``code`` asks."""
+        if code == GROW_NODES:
+            self.store.grow(int(self.stats[NODES]))
+            closed = np.zeros(self.store.capacity, dtype=np.uint8)
+            closed[:self.closed.shape[0]] = self.closed
+            self.closed = closed
+        else:
+            self.heap.grow()
+
+    def solution_keys(self) -> list[np.ndarray]:
+        """The states from the start to the goal found."""
+        return [self.store.keys[i].copy() for i in self.store.path_to(int(self.stats[GOAL]))]
+
+    def lower_bound(self) -> float | None:
+        """The largest f expanded so far bounds the optimum (A* only)."""
+        if self.greedy or self.weight != 1.0 or not self.puzzle.heuristic_admissible:
+            return None
+        return float(self.fstats[F_LOWER])

@@ -1,0 +1,78 @@
+"""Codes and jitted entry points shared by the search engines.
+
+Every engine runs in *chunks*: its jitted kernel does at most ``budget``
+expansions and returns one of the codes below, keeping all its state in
+arrays.  The Python driver (:mod:`pdbsearch.search.driver`) checks the clock,
+the limits and Ctrl-C between chunks, grows arrays on request, and draws the
+progress bar, so no Python code runs per node and a search can always be
+stopped cleanly with its figures.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..puzzle import kernel_expand, kernel_heuristic, kernel_is_goal
+
+# Return codes of a chunk.
+RUNNING = 0       #: budget used up, call again
+SOLVED = 1        #: a goal was found
+EXHAUSTED = 2     #: nothing left to expand: no solution
+GROW_NODES = 3    #: the node table needs more room
+GROW_OPEN = 4     #: the open list (or IDA* stack) needs more room
+
+# Slots of the int64 ``stats`` array every engine keeps.
+EXPANDED = 0
+GENERATED = 1
+NODES = 2         #: states stored now
+OPEN = 3          #: open-list entries (or IDA* stack depth)
+GOAL = 4          #: index of the goal node (engine-specific meaning)
+HEAD = 5          #: BFS: next node to expand
+PRUNED = 6        #: successors dropped as dead by the heuristic
+N_STATS = 8
+
+# Slots of the float64 ``fstats`` array.
+F_LAST = 0        #: f of the last expanded node (best-first) / depth (BFS)
+F_LOWER = 1       #: best proven lower bound on the optimal cost
+F_BOUND = 2       #: IDA*: current threshold
+N_FSTATS = 4
+
+
+@nb.njit(cache=True)
+def evaluate_heuristic(params, key):
+    """The domain heuristic of one state (called from Python, rarely)."""
+    return kernel_heuristic(params, key)
+
+
+@nb.njit(cache=True)
+def evaluate_is_goal(params, key):
+    """The domain goal test of one state (called from Python, rarely)."""
+    return kernel_is_goal(params, key)
+
+
+@nb.njit(cache=True)
+def expand_into(params, key, out_keys, out_costs, out_moves):
+    """The domain successors of one state (called from Python, rarely)."""
+    return kernel_expand(params, key, out_keys, out_costs, out_moves)
+
+
+def successor_buffers(puzzle):
+    """Output arrays large enough for one expansion of ``puzzle``."""
+    n = puzzle.max_successors
+    return (np.zeros((n, puzzle.key_words), dtype=np.uint64),
+            np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int64))
+
+
+def move_between(puzzle, parent_key, child_key) -> tuple[int, int]:
+    """The cheapest (move code, cost) leading from one state to the other."""
+    out_keys, out_costs, out_moves = successor_buffers(puzzle)
+    n = expand_into(puzzle.params, parent_key, out_keys, out_costs, out_moves)
+    best = None
+    for i in range(n):
+        if np.array_equal(out_keys[i], child_key):
+            if best is None or out_costs[i] < best[1]:
+                best = (int(out_moves[i]), int(out_costs[i]))
+    if best is None:
+        raise AssertionError("search path has a step that is not a move")
+    return best

@@ -1,0 +1,170 @@
+"""The Python loop that runs an engine in chunks.
+
+Between chunks it checks the time, node and memory limits and Ctrl-C, grows
+the engine's arrays when asked (refusing growth past the memory limit, so a
+search stops with its figures instead of being killed), draws a tqdm
+progress line on stderr for searches longer than a couple of seconds, and
+finally rebuilds and *replays* the solution with the puzzle's independent
+checker before anything is reported.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+from contextlib import contextmanager
+
+from ..puzzle import Puzzle
+from .common import (EXHAUSTED, EXPANDED, F_BOUND, F_LAST, GENERATED, NODES,
+                     RUNNING, SOLVED, evaluate_is_goal, move_between)
+from .result import Limits, SearchResult, Status
+
+#: seconds before a progress line appears
+PROGRESS_DELAY = 2.0
+#: target wall time of one chunk (the granularity of limits and Ctrl-C)
+CHUNK_SECONDS = 0.1
+
+
+class _Interrupt:
+    """Catches Ctrl-C during a search so it can return its figures."""
+
+    def __init__(self):
+        self.requested = False
+
+    @contextmanager
+    def installed(self):
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = signal.getsignal(signal.SIGINT)
+
+        def handler(signum, frame):
+            self.requested = True
+        signal.signal(signal.SIGINT, handler)
+        try:
+            yield self
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+
+class _Progress:
+    """A tqdm line on stderr, opened only once a search runs long enough."""
+
+    def __init__(self, enabled: bool, label: str):
+        self.enabled = enabled
+        self.label = label
+        self.bar = None
+
+    def update(self, elapsed: float, engine) -> None:
+        if not self.enabled or elapsed < PROGRESS_DELAY:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+            self.bar = tqdm(desc=engine.name, unit=" nodes", file=sys.stderr,
+                            dynamic_ncols=True, leave=False)
+        expanded = int(engine.stats[EXPANDED])
+        self.bar.update(expanded - self.bar.n)
+        value = engine.fstats[F_BOUND] if self.label == "bound" else engine.fstats[F_LAST]
+        self.bar.set_postfix({self.label: f"{value:g}", "stored": int(engine.stats[NODES])},
+                             refresh=False)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
+               bound: float | None, limits: Limits, progress: bool) -> SearchResult:
+    """Run ``engine`` to the end or to a limit, and build the result.
+
+    ``bound`` is the guarantee a solution carries (1.0 optimal, α, or None).
+    """
+    result = SearchResult(status=Status.LIMIT, algo=algo, weight=weight,
+                          domain=puzzle.domain, metric=puzzle.metric,
+                          heuristic=puzzle.heuristic_name)
+    root = puzzle.initial_key()
+
+    # The first call compiles the kernels (or loads them from the cache):
+    # time it apart, with a zero budget that does no search work.
+    t0 = time.perf_counter()
+    if evaluate_is_goal(puzzle.params, root):
+        code = SOLVED
+        result.compile_seconds = time.perf_counter() - t0
+        result.path_keys = [root]
+        return _finish(puzzle, engine, result, code, bound, 0.0, None, start_is_goal=True)
+    engine.run(0)
+    result.compile_seconds = time.perf_counter() - t0
+
+    memory_limit = limits.memory_bytes()
+    bar = _Progress(progress, engine.progress_label)
+    budget = 1024
+    stop_reason = None
+    start = time.perf_counter()
+    peak_bytes = engine.nbytes()
+    with _Interrupt().installed() as interrupt:
+        while True:
+            chunk_budget = budget
+            if limits.nodes is not None:
+                chunk_budget = min(budget, limits.nodes - int(engine.stats[EXPANDED]))
+                if chunk_budget <= 0:
+                    code, stop_reason = RUNNING, "nodes"
+                    break
+            t_chunk = time.perf_counter()
+            code = engine.run(chunk_budget)
+            now = time.perf_counter()
+            # Aim each chunk at CHUNK_SECONDS of work.
+            spent = now - t_chunk
+            if code == RUNNING:
+                if spent < CHUNK_SECONDS / 2:
+                    budget = min(budget * 2, 1 << 24)
+                elif spent > CHUNK_SECONDS * 2 and budget > 64:
+                    budget //= 2
+            bar.update(now - start, engine)
+            if code in (SOLVED, EXHAUSTED):
+                break
+            if interrupt.requested:
+                stop_reason = "interrupted"
+                break
+            if limits.time_seconds is not None and now - start >= limits.time_seconds:
+                stop_reason = "time"
+                break
+            if code != RUNNING:  # a request for more room
+                if engine.grow_nbytes(code) > memory_limit:
+                    stop_reason = "memory"
+                    break
+                engine.grow(code)
+                peak_bytes = max(peak_bytes, engine.nbytes())
+    bar.close()
+    seconds = time.perf_counter() - start
+    result.memory_bytes = max(peak_bytes, engine.nbytes())
+    return _finish(puzzle, engine, result, code, bound, seconds, stop_reason)
+
+
+def _finish(puzzle, engine, result, code, bound, seconds, stop_reason,
+            start_is_goal=False) -> SearchResult:
+    result.seconds = seconds
+    result.expanded = int(engine.stats[EXPANDED])
+    result.generated = int(engine.stats[GENERATED])
+    result.stored = int(engine.stats[NODES])
+    result.memory_bytes = max(result.memory_bytes, engine.nbytes())
+    if code == SOLVED:
+        keys = result.path_keys if start_is_goal else engine.solution_keys()
+        codes = [move_between(puzzle, a, b)[0] for a, b in zip(keys, keys[1:])]
+        # The independent checker replays the moves; a failure is a bug.
+        steps, cost = puzzle.check_solution(codes)
+        result.status = Status.SOLVED
+        result.steps = steps
+        result.cost = cost
+        result.path_keys = keys
+        result.bound = bound
+        if bound == 1.0:
+            result.lower_bound = float(cost)
+    elif code == EXHAUSTED:
+        result.status = Status.UNSOLVABLE
+    else:
+        result.status = Status.LIMIT
+        result.stop_reason = stop_reason
+        result.lower_bound = engine.lower_bound()
+    return result

@@ -1,0 +1,105 @@
+"""The result object every search returns, and the limits a search obeys."""
+
+from __future__ import annotations
+
+import enum
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..puzzle import Step
+
+
+class Status(str, enum.Enum):
+    """How a search ended."""
+
+    SOLVED = "solved"            #: a goal was reached; moves are valid
+    UNSOLVABLE = "unsolvable"    #: the whole reachable space was exhausted
+    LIMIT = "limit"              #: stopped by a time, node or memory limit, or Ctrl-C
+
+
+def default_memory_limit_mb() -> int:
+    """Half of the machine's physical memory, at most 8 GiB."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        total = 4 << 30
+    return int(min(total // 2, 8 << 30) >> 20)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits; ``None`` means unlimited (memory: the default cap)."""
+
+    time_seconds: float | None = None
+    nodes: int | None = None          #: expanded nodes
+    memory_mb: int | None = None      #: peak memory of the search's tables
+
+    def memory_bytes(self) -> int:
+        """The memory limit in bytes (the default cap when unset)."""
+        mb = self.memory_mb if self.memory_mb is not None else default_memory_limit_mb()
+        return int(mb) << 20
+
+
+@dataclass
+class SearchResult:
+    """Everything a search reports.
+
+    ``bound`` is the guarantee on ``cost`` relative to the optimum: 1.0 means
+    proven optimal, α means ``cost <= α × optimal``, ``None`` means no
+    guarantee (greedy search, or an inadmissible heuristic).
+    ``lower_bound`` is a proven lower bound on the optimal cost when the search
+    stopped early (or the optimum when solved optimally), if known.
+    """
+
+    status: Status
+    algo: str
+    weight: float
+    domain: str
+    metric: str
+    heuristic: str
+    steps: list[Step] = field(default_factory=list)
+    cost: int | None = None
+    bound: float | None = None
+    lower_bound: float | None = None
+    expanded: int = 0
+    generated: int = 0
+    stored: int = 0                   #: peak stored states
+    memory_bytes: int = 0             #: peak memory of the search tables
+    seconds: float = 0.0              #: search time, compile time excluded
+    compile_seconds: float = 0.0      #: jit compile (or cache load) time
+    stop_reason: str | None = None    #: "time", "nodes", "memory", "interrupted"
+    path_keys: list[Any] = field(default_factory=list, repr=False)
+
+    @property
+    def optimal(self) -> bool:
+        """True when the solution is proven optimal."""
+        return self.status is Status.SOLVED and self.bound == 1.0
+
+    @property
+    def moves(self) -> list[str]:
+        """The solution's moves as text."""
+        return [s.text for s in self.steps]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-serialisable dict (the ``--json`` output)."""
+        return {
+            "status": self.status.value,
+            "stop_reason": self.stop_reason,
+            "domain": self.domain,
+            "algo": self.algo,
+            "weight": self.weight,
+            "metric": self.metric,
+            "heuristic": self.heuristic,
+            "cost": self.cost,
+            "optimal": self.optimal,
+            "bound": self.bound,
+            "lower_bound": self.lower_bound,
+            "moves": self.moves,
+            "expanded": self.expanded,
+            "generated": self.generated,
+            "stored": self.stored,
+            "memory_bytes": self.memory_bytes,
+            "seconds": round(self.seconds, 6),
+            "compile_seconds": round(self.compile_seconds, 6),
+        }

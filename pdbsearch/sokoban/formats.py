@@ -1,0 +1,477 @@
+"""Reading and writing Sokoban levels: XSB, ICPC "Push!!" and seed 002.
+
+Three text formats are read:
+
+* **XSB** (the standard): ``#`` wall, `` ``/``-``/``_`` floor, ``$`` box,
+  ``.`` goal, ``*`` box on goal, ``@`` player, ``+`` player on goal.  A file
+  may hold one level or a collection (see :func:`parse_xsb_collection`).
+* **Push!!** (ICPC, one box, see :func:`parse_push`): ``w h`` then ``h``
+  rows of ``w`` integers, ``0 0`` at the end.
+* **seed 002** (a magazine article's C string): ``*`` wall, ``.`` floor,
+  ``%`` goal, ``o`` box, ``@`` player, ``G`` box on goal; ``+`` (player on
+  goal) is accepted too, since it means nothing else in that legend.
+
+Every malformed input raises :class:`~pdbsearch.errors.PuzzleFormatError`
+with the source name and the 1-based line and column of the problem.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from pdbsearch.errors import PuzzleFormatError
+from pdbsearch.sokoban.level import MAX_SIDE, Level
+
+# Bit flags of what a character puts on its cell.
+_WALL, _GOAL, _BOX, _PLAYER = 1, 2, 4, 8
+
+_XSB_LEGEND: dict[str, int] = {
+    "#": _WALL, " ": 0, "-": 0, "_": 0, "$": _BOX, ".": _GOAL,
+    "*": _BOX | _GOAL, "@": _PLAYER, "+": _PLAYER | _GOAL,
+}
+_SEED002_LEGEND: dict[str, int] = {
+    "*": _WALL, ".": 0, " ": 0, "%": _GOAL, "o": _BOX, "G": _BOX | _GOAL,
+    "@": _PLAYER, "+": _PLAYER | _GOAL,
+}
+
+#: ``; Title: X`` (a comment carrying the title).
+_COMMENT_TITLE = re.compile(r"^\s*;\s*title\s*:\s*(.*?)\s*$", re.IGNORECASE)
+#: ``Key: value`` metadata lines (``Title: X``, ``Author: Y`` ...).  No board
+#: character is a letter followed by ``:``, so these never look like rows.
+_METADATA = re.compile(r"^\s*([A-Za-z][A-Za-z0-9 _-]*?)\s*:\s*(.*?)\s*$")
+
+FORMATS = ("xsb", "push", "seed002")
+
+
+# -- grid formats (XSB, seed 002) --------------------------------------------
+
+
+def parse_xsb_collection(text: str, source: str = "<string>") -> list[Level]:
+    """Parse XSB text holding one level or a collection of levels.
+
+    Layout rules:
+
+    * a level is a run of consecutive board rows; blank lines (or any
+      non-board line) end it, so levels are separated by blank lines;
+    * lines starting with ``;`` are comments; ``; Title: X`` and a plain
+      ``Title: X`` line give a title: to the board just above it if only
+      metadata lines lie between them and that board has no title yet,
+      otherwise to the next board of the same paragraph (block of non-blank
+      lines); a title with no board in its paragraph is ignored;
+    * other ``Key: value`` lines (``Author:`` ...) and free-text lines
+      without any ``#`` are ignored;
+    * a line containing ``#`` is a board row: every character must belong to
+      the XSB legend, otherwise the error names its line and column;
+    * rows may be ragged: short rows are padded with outside cells.
+
+    Raises :class:`PuzzleFormatError` if the text holds no level or any
+    level is malformed.
+    """
+    return _parse_grid_collection(text, source, _XSB_LEGEND, "#", "XSB")
+
+
+def parse_seed002(text: str, source: str = "<string>") -> list[Level]:
+    """Parse levels in seed 002's legend (``*`` wall, ``.`` floor, ``%`` goal,
+    ``o`` box, ``@`` player, ``G`` box on goal, ``+`` player on goal).
+
+    The collection layout is the same as XSB's (blank lines between levels,
+    ``;`` comments, titles); a board row is a line containing ``*``.
+    """
+    return _parse_grid_collection(text, source, _SEED002_LEGEND, "*",
+                                  "seed 002")
+
+
+class _Block:
+    """A board being collected: its rows (line number, text) and title."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, str]] = []
+        self.title: str | None = None
+
+
+def _parse_grid_collection(text: str, source: str, legend: dict[str, int],
+                           wall: str, name: str) -> list[Level]:
+    blocks: list[_Block] = []
+    current: _Block | None = None      # board whose rows are being read
+    previous: _Block | None = None     # board just above (only metadata since)
+    pending_title: str | None = None   # title seen before its board
+
+    def set_title(title: str) -> None:
+        nonlocal pending_title
+        title = title or None  # "; Title:" with nothing after it
+        if previous is not None and previous.title is None:
+            previous.title = title
+        else:
+            pending_title = title
+
+    for number, raw in enumerate(_lines(text), start=1):
+        line = raw.rstrip()
+        if not line:
+            # A blank line ends the board and the paragraph; a title that
+            # found no board in its paragraph is dropped (a file header).
+            current = previous = None
+            pending_title = None
+            continue
+        if _is_board_row(line, legend, wall):
+            if current is None:
+                current = _Block()
+                blocks.append(current)
+                current.title, pending_title = pending_title, None
+            _check_row(line, number, legend, source, name)
+            current.rows.append((number, line))
+            continue
+        if current is not None:
+            previous, current = current, None
+        comment_title = _COMMENT_TITLE.match(line)
+        meta = _METADATA.match(line)
+        if comment_title:
+            set_title(comment_title.group(1))
+        elif meta and not line.lstrip().startswith(";"):
+            if meta.group(1).lower() == "title":
+                set_title(meta.group(2))
+        else:
+            # A plain comment (say "; 12") or free text separates a board
+            # from what follows: a later title belongs to the next board.
+            previous = None
+    if not blocks:
+        raise PuzzleFormatError(f"no {name} level found", source=source)
+    return [_grid_level(b, legend, source) for b in blocks]
+
+
+def _lines(text: str) -> list[str]:
+    return text.lstrip("\ufeff").splitlines()
+
+
+def _is_board_row(line: str, legend: dict[str, int], wall: str) -> bool:
+    """A row contains a wall; a line of legend characters only (say, a
+    floor-only row) is a row too.  Comments and ``Key:`` lines never are."""
+    stripped = line.lstrip()
+    if stripped.startswith(";") or _METADATA.match(line):
+        return False
+    return wall in line or all(ch in legend for ch in line)
+
+
+def _check_row(line: str, number: int, legend: dict[str, int], source: str,
+               name: str) -> None:
+    for col, ch in enumerate(line, start=1):
+        if ch not in legend:
+            known = " ".join(repr(k) for k in legend)
+            raise PuzzleFormatError(
+                f"unknown character {ch!r} in a {name} board row "
+                f"(the legend is {known})", source=source, line=number,
+                column=col)
+
+
+def _grid_level(block: _Block, legend: dict[str, int], source: str) -> Level:
+    first_line = block.rows[0][0]
+    height = len(block.rows)
+    width = max(len(text) for _, text in block.rows)
+    if width > MAX_SIDE or height > MAX_SIDE:
+        # Checked here too so that a huge board fails before being built.
+        raise PuzzleFormatError(
+            f"the level is {width} x {height} cells; the limit is "
+            f"{MAX_SIDE} x {MAX_SIDE} (walls included)", source=source,
+            line=first_line)
+    walls = np.zeros((height, width), dtype=bool)
+    goals: list[int] = []
+    boxes: list[int] = []
+    players: list[int] = []
+    for r, (_, text) in enumerate(block.rows):
+        for c, ch in enumerate(text):
+            flags = legend[ch]
+            cell = r * width + c
+            walls[r, c] = bool(flags & _WALL)
+            if flags & _GOAL:
+                goals.append(cell)
+            if flags & _BOX:
+                boxes.append(cell)
+            if flags & _PLAYER:
+                players.append(cell)
+
+    def locate(cell: int) -> tuple[int, int]:
+        r, c = divmod(cell, width)
+        return first_line + r, c + 1
+
+    return Level.from_parts(walls, goals, boxes, players, block.title,
+                            source=source, line=first_line, locate=locate)
+
+
+# -- ICPC "Push!!" ------------------------------------------------------------
+
+_PUSH_TILES = {0: "floor", 1: "wall", 2: "box", 3: "goal", 4: "player"}
+
+
+def parse_push(text: str, source: str = "<string>") -> list[Level]:
+    """Parse ICPC "Push!!" maps: ``w h``, then ``h`` rows of ``w`` integers
+    (0 floor, 1 wall, 2 box, 3 goal, 4 player), repeated, then ``0 0``.
+
+    Each row of the map must be on its own line (blank lines are skipped).
+    Each map needs exactly one box, one goal and one player.  The border of
+    the map acts as a wall, so the grid is wrapped in walls: the level is
+    ``(w + 2) x (h + 2)`` and map cell (r, c) becomes level cell
+    ``(r + 1) * (w + 2) + c + 1``.  Sides up to ``MAX_SIDE - 2`` are
+    accepted (the contest itself has ``w, h <= 7``).
+
+    Lenient on one point: the ``0 0`` terminator may be missing at the end
+    of the text (many copies of the sample omit it), but a map cut short is
+    an error, and so is any text after ``0 0``.
+    """
+    lines = _lines(text)
+    levels: list[Level] = []
+    i = 0
+
+    def next_line(start: int) -> int:
+        while start < len(lines) and not lines[start].strip():
+            start += 1
+        return start
+
+    while True:
+        i = next_line(i)
+        if i == len(lines):
+            break  # EOF without "0 0": accepted (see the docstring)
+        header_line = i + 1
+        fields = _tokens(lines[i])
+        if len(fields) != 2:
+            raise PuzzleFormatError(
+                f"expected a map header 'w h' (two integers), found "
+                f"{len(fields)} value(s)", source=source, line=header_line,
+                column=fields[0][0] if fields else None)
+        w, h = (_int_token(tok, col, header_line, source, "a map size")
+                for col, tok in fields)
+        i += 1
+        if (w, h) == (0, 0):
+            rest = next_line(i)
+            if rest < len(lines):
+                raise PuzzleFormatError(
+                    "text after the terminating '0 0' line", source=source,
+                    line=rest + 1)
+            break
+        limit = MAX_SIDE - 2
+        if not (1 <= w <= limit and 1 <= h <= limit):
+            raise PuzzleFormatError(
+                f"map size {w} x {h} is out of range (1 to {limit} each)",
+                source=source, line=header_line)
+        rows: list[tuple[int, list[tuple[int, int]]]] = []
+        for _ in range(h):
+            i = next_line(i)
+            if i == len(lines):
+                raise PuzzleFormatError(
+                    f"the map declared here ({w} x {h}) is cut short: only "
+                    f"{len(rows)} of its {h} rows are present",
+                    source=source, line=header_line)
+            fields = _tokens(lines[i])
+            if len(fields) != w:
+                raise PuzzleFormatError(
+                    f"map row has {len(fields)} values, expected {w}",
+                    source=source, line=i + 1,
+                    column=fields[w][0] if len(fields) > w else None)
+            values = [(col, _tile(tok, col, i + 1, source))
+                      for col, tok in fields]
+            rows.append((i + 1, values))
+            i += 1
+        levels.append(_push_level(rows, w, h, header_line, source))
+    if not levels:
+        raise PuzzleFormatError("no Push!! map found", source=source)
+    return levels
+
+
+def _tokens(line: str) -> list[tuple[int, str]]:
+    """Whitespace-separated fields with their 1-based columns."""
+    return [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", line)]
+
+
+def _int_token(tok: str, col: int, line: int, source: str, what: str) -> int:
+    if not re.fullmatch(r"[+-]?\d+", tok):
+        raise PuzzleFormatError(f"{what} must be an integer, found {tok!r}",
+                                source=source, line=line, column=col)
+    return int(tok)
+
+
+def _tile(tok: str, col: int, line: int, source: str) -> int:
+    value = _int_token(tok, col, line, source, "a map cell")
+    if value not in _PUSH_TILES:
+        raise PuzzleFormatError(
+            f"map cell value {value} is not one of 0 floor, 1 wall, 2 box, "
+            "3 goal, 4 player", source=source, line=line, column=col)
+    return value
+
+
+def _push_level(rows: list[tuple[int, list[tuple[int, int]]]], w: int,
+                h: int, header_line: int, source: str) -> Level:
+    width, height = w + 2, h + 2
+    walls = np.ones((height, width), dtype=bool)
+    found: dict[int, list[int]] = {2: [], 3: [], 4: []}
+    where: dict[int, tuple[int, int]] = {}
+    for r, (line, values) in enumerate(rows, start=1):
+        for c, (col, value) in enumerate(values, start=1):
+            cell = r * width + c
+            where[cell] = (line, col)
+            walls[r, c] = value == 1
+            if value in found:
+                if found[value]:
+                    raise PuzzleFormatError(
+                        f"a second {_PUSH_TILES[value]} ({value}); a Push!! "
+                        "map has exactly one box, one goal and one player",
+                        source=source, line=line, column=col)
+                found[value].append(cell)
+    for value, cells in found.items():
+        if not cells:
+            raise PuzzleFormatError(
+                f"the map has no {_PUSH_TILES[value]} ({value})",
+                source=source, line=header_line)
+
+    def locate(cell: int) -> tuple[int | None, int | None]:
+        return where.get(cell, (None, None))
+
+    return Level.from_parts(walls, found[3], found[2], found[4],
+                            source=source, line=header_line, locate=locate)
+
+
+# -- sniffing, loading, choosing ---------------------------------------------
+
+
+def detect_format(text: str) -> str:
+    """Guess a level text's format: ``"xsb"``, ``"push"`` or ``"seed002"``.
+
+    A text whose first non-blank line is two integers is Push!!.  A text
+    with board rows made of seed 002 characters that use ``*`` walls and
+    contain ``o``, ``%`` or ``G``, and no ``#`` or ``$`` anywhere in its
+    rows, is seed 002.  Anything else is XSB (whose parser then reports
+    what is wrong, if anything).
+    """
+    lines = [line.rstrip() for line in _lines(text)]
+    content = [line for line in lines if line.strip()]
+    if content and re.fullmatch(r"\s*\d+\s+\d+\s*", content[0]):
+        return "push"
+    rows = [line for line in content
+            if not line.lstrip().startswith(";") and not _METADATA.match(line)]
+    seed_like = any("*" in row and set(row) & set("o%G")
+                    and all(ch in _SEED002_LEGEND for ch in row)
+                    for row in rows)
+    xsb_like = any("#" in row or "$" in row for row in rows)
+    return "seed002" if seed_like and not xsb_like else "xsb"
+
+
+_PARSERS = {"xsb": parse_xsb_collection, "push": parse_push,
+            "seed002": parse_seed002}
+
+
+def parse_levels(text: str, source: str = "<string>",
+                 fmt: str | None = None) -> list[Level]:
+    """Parse ``text`` in format ``fmt`` (one of :data:`FORMATS`), or in the
+    format :func:`detect_format` guesses when ``fmt`` is None."""
+    fmt = detect_format(text) if fmt is None else fmt
+    if fmt not in _PARSERS:
+        raise ValueError(f"unknown level format {fmt!r}; use one of "
+                         f"{', '.join(FORMATS)}")
+    return _PARSERS[fmt](text, source)
+
+
+def load_levels(path: str | Path, fmt: str | None = None) -> list[Level]:
+    """Read every level of a file (format detected unless ``fmt`` is given).
+
+    The file is read as UTF-8; undecodable bytes become U+FFFD and are then
+    reported as unknown characters with their position.  A missing file
+    raises the usual :class:`OSError`.
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return parse_levels(text, str(path), fmt)
+
+
+def select_level(levels: Sequence[Level], spec: int | str,
+                 source: str | None = None) -> Level:
+    """Pick one level of a collection by 1-based number or by title.
+
+    ``spec`` may be an int, a string of digits (a number) or a title
+    (matched exactly, else ignoring case and surrounding blanks).  Raises
+    :class:`PuzzleFormatError` naming the file and its number of levels if
+    the number is out of range or no level (or more than one) has that
+    title.  ``source`` defaults to the source recorded in the levels.
+    """
+    if source is None:
+        source = (levels[0].source if levels else None) or "<string>"
+    count = f"{len(levels)} level{'s' if len(levels) != 1 else ''}"
+    if isinstance(spec, int) or (isinstance(spec, str)
+                                 and spec.strip().isdigit()):
+        number = int(spec)
+        if not 1 <= number <= len(levels):
+            raise PuzzleFormatError(
+                f"level {number} does not exist: the file has {count} "
+                f"(numbered 1 to {len(levels)})", source=source)
+        return levels[number - 1]
+    matches = [i for i, lv in enumerate(levels) if lv.title == spec]
+    if not matches:
+        wanted = spec.strip().casefold()
+        matches = [i for i, lv in enumerate(levels)
+                   if lv.title is not None
+                   and lv.title.strip().casefold() == wanted]
+    if not matches:
+        raise PuzzleFormatError(
+            f"no level titled {spec!r} among the file's {count}",
+            source=source)
+    if len(matches) > 1:
+        numbers = ", ".join(str(i + 1) for i in matches)
+        raise PuzzleFormatError(
+            f"{len(matches)} levels are titled {spec!r} (numbers {numbers}); "
+            "select one by number", source=source)
+    return levels[matches[0]]
+
+
+# -- writing ------------------------------------------------------------------
+
+
+def format_xsb(level: Level, boxes: Iterable[int] | None = None,
+               player: int | None = None, *, title: bool = True) -> str:
+    """The level in XSB, with another position if ``boxes``/``player`` are
+    given.  Trailing blanks are stripped; a ``; Title: X`` line comes first
+    when the level has a title and ``title`` is true.  The text parses back
+    (with :func:`parse_xsb_collection`) to an equal level.
+    """
+    box_set = level.boxes if boxes is None else frozenset(boxes)
+    man = level.player if player is None else player
+    for cell in (*box_set, man):
+        if not level.is_floor(cell):
+            raise ValueError(f"cell {cell} is not a floor cell")
+    if man in box_set:
+        raise ValueError("the player stands on a box")
+    lines = []
+    if title and level.title is not None:
+        lines.append(f"; Title: {level.title}")
+    for r in range(level.height):
+        chars = []
+        for c in range(level.width):
+            cell = r * level.width + c
+            goal = cell in level.goals
+            if level.walls[r, c]:
+                chars.append("#")
+            elif cell == man:
+                chars.append("+" if goal else "@")
+            elif cell in box_set:
+                chars.append("*" if goal else "$")
+            else:
+                chars.append("." if goal else " ")
+        lines.append("".join(chars).rstrip())
+    rows = lines[len(lines) - level.height:]
+    # Stripped blanks would shrink the board (or, for an all-outside row,
+    # end it): pad with '-', an explicit floor mark that, touching the edge
+    # of the board, parses back as outside.
+    for r, row in enumerate(rows):
+        if not row:
+            rows[r] = "-"
+    if max(len(row) for row in rows) < level.width:
+        rows[0] = rows[0].ljust(level.width, "-")
+    lines[len(lines) - level.height:] = rows
+    return "\n".join(lines) + "\n"
+
+
+def format_xsb_collection(levels: Iterable[Level]) -> str:
+    """Several levels as an XSB collection: a ``; N`` line before each
+    level, blank lines between them."""
+    parts = [f"; {n}\n{format_xsb(level)}"
+             for n, level in enumerate(levels, start=1)]
+    return "\n".join(parts)
