@@ -1,0 +1,474 @@
+"""Tests of the Sokoban level model and its file formats."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdbsearch.errors import PuzzleFormatError
+from pdbsearch.sokoban import (MAX_BOXES, MAX_SIDE, Level, detect_format,
+                               format_xsb, format_xsb_collection, load_levels,
+                               parse_levels, parse_push, parse_seed002,
+                               parse_xsb_collection, select_level)
+
+LEVELS = Path(__file__).resolve().parents[2].parent / "shared" / "levels"
+SOKOBAN = LEVELS / "sokoban"
+PUSH_SAMPLE = LEVELS / "push" / "sample_map1_only.in"
+
+# Seed 002's map, rows of its C string (list 1 of the article).
+SEED002_MAP = """\
+*********
+*.......*
+*.**o**.*
+*.@...o.*
+**o%%%*.*
+**....*.*
+****..***
+*********
+"""
+
+
+def need(path: Path) -> Path:
+    """Skip the test when the shared level files are not checked out."""
+    if not path.exists():
+        pytest.skip(f"shared level file {path} is absent")
+    return path
+
+
+def parse_error(text: str, parser=parse_xsb_collection) -> PuzzleFormatError:
+    with pytest.raises(PuzzleFormatError) as info:
+        parser(text, "test.txt")
+    assert info.value.source == "test.txt"
+    return info.value
+
+
+# -- the shared level sets ----------------------------------------------------
+
+
+@pytest.mark.parametrize("name, count, boxes", [
+    ("microban.txt", 155, 608),
+    ("microban2.txt", 135, 688),
+    ("boxoban_hard.txt", 3332, 13328),
+])
+def test_shared_sets_parse(name, count, boxes):
+    levels = load_levels(need(SOKOBAN / name))
+    # Counts from ../shared/levels/sokoban/README.md.
+    assert len(levels) == count
+    assert sum(len(level.boxes) for level in levels) == boxes
+    for level in levels:
+        assert len(level.boxes) == len(level.goals) > 0
+        assert level.boxes <= set(level.floor_cells())
+        assert level.goals <= set(level.floor_cells())
+        assert level.player in level.playable_cells()
+        assert level.source == str(SOKOBAN / name)
+
+
+@pytest.mark.parametrize("name", ["microban.txt", "microban2.txt"])
+def test_shared_sets_round_trip(name):
+    levels = load_levels(need(SOKOBAN / name))
+    for level in levels:
+        assert parse_xsb_collection(format_xsb(level)) == [level]
+    assert parse_xsb_collection(format_xsb_collection(levels)) == levels
+
+
+def test_microban_titles_and_selection():
+    path = need(SOKOBAN / "microban.txt")
+    levels = load_levels(path)
+    assert levels[43].title == "Duh!"          # "; 44" then "; Title: Duh!"
+    assert levels[0].title is None             # "; 1" is no title
+    assert select_level(levels, 44) is levels[43]
+    assert select_level(levels, "44") is levels[43]
+    assert select_level(levels, "Duh!") is levels[43]
+    assert select_level(levels, "  duh! ") is levels[43]
+    with pytest.raises(PuzzleFormatError, match="155 levels") as info:
+        select_level(levels, 156)
+    assert info.value.source == str(path)
+    with pytest.raises(PuzzleFormatError, match="155 levels"):
+        select_level(levels, 0)
+    with pytest.raises(PuzzleFormatError, match="no level titled"):
+        select_level(levels, "No such title")
+    # Two Microban levels share this title: ask for a number instead.
+    with pytest.raises(PuzzleFormatError, match="select one by number"):
+        select_level(levels, "from (Original 47)")
+
+
+# -- XSB ----------------------------------------------------------------------
+
+
+def test_xsb_single_level_cells():
+    level = parse_xsb_collection("  #####\n### $.#\n#+ $*-#\n#######\n")[0]
+    assert (level.width, level.height) == (7, 4)
+    assert level.player == level.cell(2, 1)
+    assert level.goals == {level.cell(1, 5), level.cell(2, 1),
+                           level.cell(2, 4)}
+    assert level.boxes == {level.cell(1, 4), level.cell(2, 3),
+                           level.cell(2, 4)}
+    # The blanks left of the first wall are outside, not floor.
+    assert not level.is_floor(level.cell(0, 0))
+    assert not level.walls[0, 0]
+    assert level.floor_cells() == (level.cell(1, 3), level.cell(1, 4),
+                                   level.cell(1, 5), level.cell(2, 1),
+                                   level.cell(2, 2), level.cell(2, 3),
+                                   level.cell(2, 4), level.cell(2, 5))
+    assert level.title is None
+
+
+def test_xsb_ragged_rows_and_floor_marks():
+    text = "#####\n#@_$.#\n#-  #\n#####"
+    level = parse_xsb_collection(text)[0]
+    assert level.width == 6
+    # Row 1 is the long one; the cells right of the short rows are outside.
+    assert not level.is_floor(level.cell(2, 5))
+    assert level.is_floor(level.cell(2, 1))
+
+
+def test_xsb_titles_comments_and_separators():
+    text = """\
+; My collection
+; Title: not a level title (a file header)
+Author: someone
+
+; 1
+; Title: First
+#####
+#@$.#
+#####
+
+; 2
+#####
+#.$@#
+#####
+Title: Second
+
+Some free text without walls
+#####
+#@$.#
+#####
+; 4
+#####
+#.$@#
+#####
+"""
+    levels = parse_xsb_collection(text, "c.txt")
+    assert [lv.title for lv in levels] == ["First", "Second", None, None]
+    assert [lv.source for lv in levels] == ["c.txt"] * 4
+
+
+def test_xsb_comment_between_boards_keeps_title_for_the_next():
+    text = "#####\n#@$.#\n#####\n; 2\n; Title: B\n#####\n#.$@#\n#####\n"
+    levels = parse_xsb_collection(text)
+    assert [lv.title for lv in levels] == [None, "B"]
+
+
+def test_xsb_crlf_and_bom():
+    text = "\ufeff; Title: T\r\n#####\r\n#@$.#\r\n#####\r\n"
+    assert parse_xsb_collection(text)[0].title == "T"
+
+
+def _big_level(width: int, height: int) -> str:
+    rows = ["#" * width]
+    rows.append("#@$." + " " * (width - 5) + "#")
+    rows += ["#" + " " * (width - 2) + "#"] * (height - 3)
+    rows.append("#" * width)
+    return "\n".join(rows) + "\n"
+
+
+def test_size_limit_is_inclusive():
+    level = parse_xsb_collection(_big_level(MAX_SIDE, MAX_SIDE))[0]
+    assert (level.width, level.height) == (MAX_SIDE, MAX_SIDE)
+
+
+def _many_boxes(n: int) -> str:
+    # Rows of 40 interior cells: the first rows hold n boxes, then n goals.
+    cells = "@" + "$" * n + "." * n
+    width = 40
+    rows = ["#" * (width + 2)]
+    for start in range(0, len(cells), width):
+        rows.append("#" + cells[start:start + width].ljust(width) + "#")
+    rows.append("#" * (width + 2))
+    return "\n".join(rows) + "\n"
+
+
+def test_box_limit_is_inclusive():
+    level = parse_xsb_collection(_many_boxes(MAX_BOXES))[0]
+    assert len(level.boxes) == MAX_BOXES
+
+
+@pytest.mark.parametrize("text, line, column, message", [
+    pytest.param("; c\n\n#####\n#$. #\n#####\n", 3, None, "no player",
+                 id="no-player"),
+    pytest.param("######\n#@$.@#\n#.$  #\n######\n", 2, 5, "2 players",
+                 id="two-players"),
+    pytest.param("\n\n######\n#@$. #\n# $  #\n######\n", 3, None,
+                 "2 boxes but 1 goals", id="box-goal-count"),
+    pytest.param("#####\n#@  #\n#####\n", 1, None, "no boxes",
+                 id="no-boxes"),
+    pytest.param("#####\n#@$.\n#####\n", 2, 2, "walk out", id="walk-out"),
+    pytest.param("#####\n @$.#\n#####\n", 2, 2, "walk out",
+                 id="walk-out-left"),
+    pytest.param("$ #####\n  #@ .#\n  #####\n", 1, 1, "outside the walls",
+                 id="box-outside"),
+    pytest.param("; Title: x\n#####\n#@$x.#\n#####\n", 3, 4,
+                 "unknown character 'x'", id="unknown-char"),
+    pytest.param("#####\n#@$\t.#\n#####\n", 2, 4, "unknown character",
+                 id="tab"),
+    pytest.param("; nothing here\n\n", None, None, "no XSB level found",
+                 id="empty"),
+    pytest.param("\n" + _big_level(MAX_SIDE + 1, 5), 2, None,
+                 f"limit is {MAX_SIDE} x {MAX_SIDE}", id="too-wide"),
+    pytest.param(_big_level(5, MAX_SIDE + 1), 1, None,
+                 f"limit is {MAX_SIDE} x {MAX_SIDE}", id="too-high"),
+    pytest.param(_many_boxes(MAX_BOXES + 1), 1, None,
+                 f"limit is {MAX_BOXES}", id="too-many-boxes"),
+])
+def test_xsb_errors(text, line, column, message):
+    err = parse_error(text)
+    assert message in err.message
+    assert (err.line, err.column) == (line, column)
+
+
+def test_error_text_has_position():
+    err = parse_error("#####\n#@$x.#\n#####\n")
+    assert str(err).startswith("test.txt:2:4: unknown character")
+
+
+# -- Level --------------------------------------------------------------------
+
+
+ROOM = """\
+#######
+#@    #
+# $## #
+#.$ . #
+#######
+"""
+
+
+def test_level_helpers():
+    level = parse_xsb_collection(ROOM)[0]
+    c = level.cell
+    assert level.neighbors(c(1, 1)) == [c(1, 2), c(2, 1)]
+    assert level.delta("L") == -1 and level.delta("d") == level.width
+    reach = level.reachable()
+    assert c(3, 3) in reach and c(3, 1) in reach
+    # Box at (3, 2) and the wall at (2, 3) do not cut the room in two...
+    assert level.normalized_player() == c(1, 1)
+    # ... but with boxes on (1, 2) and (2, 1) the player at (1, 1) is stuck.
+    assert level.reachable(c(1, 1), {c(1, 2), c(2, 1)}) == {c(1, 1)}
+    assert level.normalized_player(c(3, 5), {c(1, 2), c(2, 1)}) == c(1, 3)
+    assert not level.is_solved()
+    assert level.is_solved({c(3, 1), c(3, 4)})
+    assert level.playable_cells() == set(level.floor_cells())
+
+
+def test_level_is_immutable_and_hashable():
+    level = parse_xsb_collection(ROOM)[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        level.player = 0
+    with pytest.raises(ValueError):
+        level.walls[0, 0] = False
+    twin = parse_xsb_collection(ROOM)[0]
+    assert level == twin and hash(level) == hash(twin)
+    assert level != level.with_state(player=level.cell(1, 2))
+    assert level.with_state(boxes=level.goals).is_solved()
+
+
+def test_direct_construction_is_validated():
+    level = parse_xsb_collection(ROOM)[0]
+    with pytest.raises(PuzzleFormatError, match="2 boxes but 1 goals"):
+        Level(level.width, level.height, level.walls,
+              frozenset([level.cell(3, 1)]), level.boxes, level.player)
+    with pytest.raises(PuzzleFormatError, match="on a wall"):
+        level.with_state(player=0)
+
+
+def test_sealed_pocket_is_floor_but_not_playable():
+    text = "#######\n#@$.# #\n#######\n"
+    level = parse_xsb_collection(text)[0]
+    pocket = level.cell(1, 5)
+    assert level.is_floor(pocket)
+    assert pocket not in level.playable_cells()
+
+
+def test_format_xsb_with_position():
+    level = parse_xsb_collection(ROOM)[0]
+    c = level.cell
+    text = format_xsb(level, boxes={c(3, 1), c(3, 4)}, player=c(1, 5))
+    assert text == "#######\n#    @#\n#  ## #\n#*  * #\n#######\n"
+    again = parse_xsb_collection(text)[0]
+    assert again.is_solved() and again.player == c(1, 5)
+    with pytest.raises(ValueError):
+        format_xsb(level, player=0)
+    with pytest.raises(ValueError):
+        format_xsb(level, player=c(3, 2))
+
+
+def test_format_xsb_keeps_outside_margins():
+    # A right-hand column of outside cells only, and an outside row: both
+    # must survive the round trip although blanks are stripped.
+    walls = np.zeros((5, 6), dtype=bool)
+    walls[1:4, 0:5] = True
+    walls[2, 1:4] = False
+    level = Level.from_parts(walls, [2 * 6 + 3], [2 * 6 + 2], [2 * 6 + 1],
+                             title="margins")
+    text = format_xsb(level)
+    assert text.startswith("; Title: margins\n")
+    assert parse_xsb_collection(text) == [level]
+
+
+@st.composite
+def random_levels(draw):
+    """Small walled rooms with random inner walls, pieces and margins."""
+    width = draw(st.integers(3, 8))
+    height = draw(st.integers(3, 8))
+    margin = draw(st.integers(0, 2))
+    inner = draw(st.lists(st.booleans(), min_size=width * height,
+                          max_size=width * height))
+    walls = np.ones((height + 2, width + 2 + margin), dtype=bool)
+    walls[:, :margin] = False                       # outside on the left
+    free = []
+    for i, is_wall in enumerate(inner):
+        r, c = divmod(i, width)
+        walls[r + 1, c + 1 + margin] = is_wall
+        if not is_wall:
+            free.append((r + 1) * walls.shape[1] + c + 1 + margin)
+    n = draw(st.integers(1, 3))
+    if len(free) < n + 1:
+        # Not enough room for the pieces: open the whole interior.
+        walls[1:-1, margin + 1:-1] = False
+        free = [r * walls.shape[1] + c for r in range(1, height + 1)
+                for c in range(margin + 1, margin + width + 1)]
+    picks = draw(st.permutations(free))
+    goals = draw(st.permutations(free))[:n]
+    title = draw(st.none() | st.text("abc XYZ!()", min_size=1, max_size=8)
+                 .map(str.strip).filter(bool))
+    return Level.from_parts(walls, goals, picks[1:n + 1], [picks[0]], title)
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_levels())
+def test_xsb_round_trip_property(level):
+    assert parse_xsb_collection(format_xsb(level)) == [level]
+
+
+# -- Push!! -------------------------------------------------------------------
+
+
+def test_push_sample():
+    levels = load_levels(need(PUSH_SAMPLE))
+    assert len(levels) == 1
+    level = levels[0]
+    assert (level.width, level.height) == (7, 7)   # the border is added
+    assert level.player == level.cell(2, 1)
+    assert level.boxes == {level.cell(2, 2)}
+    assert level.goals == {level.cell(4, 5)}
+    assert level.walls[0].all() and level.walls[:, 0].all()
+
+
+TWO_MAPS = """\
+3 1
+4 2 3
+2 2
+
+4 2
+3 1
+0 0
+"""
+
+
+def test_push_several_maps_and_terminator():
+    levels = parse_push(TWO_MAPS)
+    assert [(lv.width, lv.height) for lv in levels] == [(5, 3), (4, 4)]
+    # Lenient: no "0 0" at the end of the text is accepted.
+    assert parse_push(TWO_MAPS.replace("0 0\n", "")) == levels
+
+
+@pytest.mark.parametrize("text, line, column, message", [
+    pytest.param("3 1\n4 2 3\n7\n", 3, 1, "map header", id="bad-header"),
+    pytest.param("3 x\n4 2 3\n0 0\n", 1, 3, "must be an integer",
+                 id="non-integer-size"),
+    pytest.param("3 1\n4 5 3\n0 0\n", 2, 3, "map cell value 5",
+                 id="bad-value"),
+    pytest.param("3 1\n4 2 a\n0 0\n", 2, 5, "must be an integer",
+                 id="non-integer-cell"),
+    pytest.param("3 2\n4 2 3\n0 0\n0 0\n", 3, None, "has 2 values",
+                 id="short-row"),
+    pytest.param("3 1\n4 2 3 0\n0 0\n", 2, 7, "has 4 values",
+                 id="long-row"),
+    pytest.param("\n3 3\n4 2 3\n0 0 0\n", 2, None, "cut short",
+                 id="truncated"),
+    pytest.param("4 1\n4 2 3 2\n0 0\n", 2, 7, "second box",
+                 id="two-boxes"),
+    pytest.param("3 1\n4 2 0\n0 0\n", 1, None, "no goal", id="no-goal"),
+    pytest.param("3 1\n0 2 3\n0 0\n", 1, None, "no player",
+                 id="no-player"),
+    pytest.param("3 1\n4 2 3\n0 0\n3 1\n", 4, None, "after the terminating",
+                 id="after-terminator"),
+    pytest.param("0 0\n", None, None, "no Push!! map", id="no-map"),
+    pytest.param(f"{MAX_SIDE - 1} 1\n", 1, None, "out of range",
+                 id="too-wide"),
+])
+def test_push_errors(text, line, column, message):
+    err = parse_error(text, parse_push)
+    assert message in err.message
+    assert (err.line, err.column) == (line, column)
+
+
+# -- seed 002 -----------------------------------------------------------------
+
+
+def test_seed002_map():
+    assert detect_format(SEED002_MAP) == "seed002"
+    level = parse_levels(SEED002_MAP, "seed002")[0]
+    assert (level.width, level.height) == (9, 8)
+    assert level.player == level.cell(3, 2)
+    assert len(level.boxes) == len(level.goals) == 3
+    assert level.goals == {level.cell(4, c) for c in (3, 4, 5)}
+    # Same level, written in XSB and read back.
+    assert parse_xsb_collection(format_xsb(level)) == [level]
+
+
+def test_seed002_box_on_goal_and_player_on_goal():
+    level = parse_seed002("*****\n*+Go*\n*...*\n*****\n")[0]
+    assert level.player in level.goals
+    assert level.cell(1, 2) in level.boxes & level.goals
+
+
+def test_seed002_unknown_character():
+    err = parse_error("*****\n*@o#%*\n*****\n", parse_seed002)
+    assert (err.line, err.column) == (2, 4)
+
+
+# -- sniffing -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, fmt", [
+    ("5 5\n0 0 0 0 0\n", "push"),
+    ("\n 3 1 \n4 2 3\n0 0\n", "push"),
+    ("; Title: Boo\n#####\n#@$.#\n#####\n", "xsb"),
+    ("#####\n#@*.#\n#####\n", "xsb"),                 # '*' = box on goal
+    (SEED002_MAP, "seed002"),
+    ("; Title: Good\n*****\n*@o%*\n*****\n", "seed002"),
+    ("#####\n#@o%#\n#####\n", "xsb"),                 # '#' walls: XSB
+])
+def test_detect_format(text, fmt):
+    assert detect_format(text) == fmt
+
+
+def test_load_levels_detects_and_names_the_file(tmp_path):
+    path = tmp_path / "map.txt"
+    path.write_text(SEED002_MAP)
+    assert load_levels(path)[0].source == str(path)
+    bad = tmp_path / "bad.xsb"
+    bad.write_bytes(b"#####\n#@$\xff.#\n#####\n")
+    with pytest.raises(PuzzleFormatError) as info:
+        load_levels(bad)
+    assert (info.value.source, info.value.line, info.value.column) == (
+        str(bad), 2, 4)
+    with pytest.raises(ValueError, match="unknown level format"):
+        parse_levels("#####", fmt="sok")
