@@ -13,9 +13,11 @@ Two kinds of redundancy are cut:
   reached again with a g no smaller is skipped (everything below it was
   already explored with at least as much budget left).  This keeps IDA*
   usable on sliding-block puzzles, whose graphs are full of transpositions.
-  When the table is full, new states are simply not recorded: the search
-  stays correct, only slower.  Its memory is fixed at the start (a quarter
-  of the memory limit at most).
+  The table also keeps, across iterations, the lower bound each finished
+  subtree proved (its smallest f beyond the threshold, minus g), which
+  raises h for later visits.  The table grows while it stays within half of
+  the memory limit; after that new states are simply not recorded, and the
+  search stays correct, only slower.
 
 The depth-first stack is kept in arrays (one frame of successors per depth),
 so the search runs in resumable chunks like the other engines.
@@ -28,13 +30,14 @@ import numpy as np
 
 from ..puzzle import DEAD, kernel_expand, kernel_heuristic, kernel_is_goal
 from .common import (EXHAUSTED, EXPANDED, F_BOUND, GENERATED, GOAL,
-                     GROW_OPEN, NODES, N_FSTATS, N_STATS, OPEN, PRUNED,
+                     GROW_NODES, GROW_OPEN, NODES, N_FSTATS, N_STATS, OPEN, PRUNED,
                      RUNNING, SOLVED, evaluate_heuristic, successor_buffers)
 from .store import hash_key, keys_equal
 
 _INF = 1 << 60
 # Extra stats slots used by IDA* only.
 ITERATION = 7
+TT_FULL = 8     #: 1 once the transposition table may not grow any more
 
 
 @nb.njit(cache=True)
@@ -45,6 +48,18 @@ def _tt_find(tt_keys, tt_iter, key):
     while tt_iter[s] != 0 and not keys_equal(tt_keys[s], key):
         s = (s + 1) & mask
     return s
+
+
+@nb.njit(cache=True)
+def _tt_rehash(old_keys, old_g, old_iter, old_h, keys, g, it, h):
+    """Move every entry of the old table into the (empty, larger) new one."""
+    for i in range(old_keys.shape[0]):
+        if old_iter[i] != 0:
+            s = _tt_find(keys, it, old_keys[i])
+            keys[s, :] = old_keys[i]
+            g[s] = old_g[i]
+            it[s] = old_iter[i]
+            h[s] = old_h[i]
 
 
 @nb.njit(cache=True)
@@ -120,6 +135,8 @@ def ida_chunk(params, root, sk, sc, sm, fstart, fend, fpos, fmin, gpath, tslot,
             continue
         if done >= budget:
             return RUNNING
+        if stats[TT_FULL] == 0 and 4 * stats[NODES] >= 3 * tt_keys.shape[0] - 4:
+            return GROW_NODES
         c = fpos[depth]
         key = sk[c]
         g = gpath[depth] + sc[c]
@@ -188,15 +205,10 @@ class IterativeDeepeningSearch:
         self.gpath = np.zeros(n_frames, dtype=np.int64)
         self.fmin = np.zeros(n_frames, dtype=np.int64)
         self.tslot = np.zeros(n_frames, dtype=np.int64)
-        # Transposition table: a power of two, within a quarter of the limit.
-        entry = 8 * K + 12
-        slots = 1 << 10
-        while slots * 2 * entry <= memory_bytes // 4 and slots < (1 << 26):
-            slots *= 2
-        self.tt_keys = np.zeros((slots, K), dtype=np.uint64)
-        self.tt_g = np.zeros(slots, dtype=np.int32)
-        self.tt_iter = np.zeros(slots, dtype=np.int32)
-        self.tt_h = np.zeros(slots, dtype=np.int32)
+        # Transposition table: starts small, doubles while it stays within
+        # half of the memory limit, then stops recording new states.
+        self.tt_budget = memory_bytes // 2
+        self._new_table(1 << 12, K)
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
         h = int(evaluate_heuristic(puzzle.params, self.root))
@@ -205,6 +217,15 @@ class IterativeDeepeningSearch:
         if h >= DEAD:
             self.stats[ITERATION] = 1
             self.fmin[0] = _INF
+
+    def _new_table(self, slots: int, key_words: int) -> None:
+        self.tt_keys = np.zeros((slots, key_words), dtype=np.uint64)
+        self.tt_g = np.zeros(slots, dtype=np.int32)
+        self.tt_iter = np.zeros(slots, dtype=np.int32)
+        self.tt_h = np.zeros(slots, dtype=np.int32)
+
+    def _table_nbytes(self) -> int:
+        return self.tt_keys.nbytes + self.tt_g.nbytes + self.tt_iter.nbytes + self.tt_h.nbytes
 
     def run(self, budget: int) -> int:
         """One chunk of at most ``budget`` expansions."""
@@ -220,16 +241,24 @@ class IterativeDeepeningSearch:
 
     def nbytes(self) -> int:
         """Bytes held now."""
-        return (sum(a.nbytes for a in self._stack_arrays())
-                + self.tt_keys.nbytes + self.tt_g.nbytes + self.tt_iter.nbytes
-                + self.tt_h.nbytes)
+        return sum(a.nbytes for a in self._stack_arrays()) + self._table_nbytes()
 
     def grow_nbytes(self, code: int) -> int:
         """Bytes that would be held after serving ``code``."""
+        if code == GROW_NODES:
+            return self.nbytes()  # the table grows only within its own budget
         return self.nbytes() + sum(a.nbytes for a in self._stack_arrays())
 
     def grow(self, code: int) -> None:
-        """Double the stack (frames and successor buffer)."""
+        """Double the transposition table (or freeze it), or the stack."""
+        if code == GROW_NODES:
+            if 3 * self._table_nbytes() > self.tt_budget:  # old + doubled copy
+                self.stats[TT_FULL] = 1
+                return
+            old = (self.tt_keys, self.tt_g, self.tt_iter, self.tt_h)
+            self._new_table(2 * old[0].shape[0], old[0].shape[1])
+            _tt_rehash(*old, self.tt_keys, self.tt_g, self.tt_iter, self.tt_h)
+            return
         self.sk, self.sc, self.sm = _grown(self.sk), _grown(self.sc), _grown(self.sm)
         self.fstart, self.fend = _grown(self.fstart), _grown(self.fend)
         self.fpos, self.gpath = _grown(self.fpos), _grown(self.gpath)
