@@ -134,12 +134,13 @@ def format_result(puzzle, result, show_boards: bool = False) -> str:
                  f"stored {result.stored:,} states, {result.memory_bytes / 2**20:.1f} MiB; "
                  f"search {result.seconds:.3f} s, compile/load {result.compile_seconds:.2f} s")
     if result.status is Status.SOLVED:
-        if show_boards and hasattr(puzzle, "render"):
-            for i, key in enumerate(result.path_keys):
+        if show_boards:
+            pictures = puzzle.render_path(result.path_keys, result.steps)
+            for i, picture in enumerate(pictures):
                 title = "start" if i == 0 else f"{i}. {result.steps[i - 1].text}"
                 lines.append("")
                 lines.append(title)
-                lines.append(puzzle.render(key))
+                lines.append(picture)
         else:
             lines.append("moves: " + ", ".join(result.moves) if result.moves else "moves: (none)")
     return "\n".join(lines)

@@ -157,6 +157,11 @@ class Puzzle(ABC):
         kernels: it is the second opinion on every reported solution.
         """
 
+    def render_path(self, keys: Sequence[np.ndarray], steps: Sequence[Step]) -> list[str]:
+        """Pictures of the states along a solution (domains may keep piece
+        names consistent with the step descriptions)."""
+        return [self.render(key) for key in keys]
+
     def describe(self) -> str:
         """One line naming the instance (size, metric, heuristic)."""
         return f"{self.domain} ({self.metric} metric, heuristic {self.heuristic_name})"

@@ -58,7 +58,7 @@ class Piece:
     shape: Shape
     x: int
     y: int
-    label: str = "?"
+    label: str = ""
 
     def cells(self, x: int | None = None, y: int | None = None) -> list[tuple[int, int]]:
         """The (column, row) cells covered, at the piece's place or at (x, y)."""

@@ -167,7 +167,7 @@ def assign_labels(board: Board) -> Board:
     for i in order:
         taken = {labels[j] for j in neighbours[i]}
         own = board.pieces[i].label
-        if own in PIECE_CHARS and own not in taken and own not in used:
+        if own and own in PIECE_CHARS and own not in taken and own not in used:
             choice = own
         else:
             fresh = [c for c in PIECE_CHARS if c not in used and c not in taken]

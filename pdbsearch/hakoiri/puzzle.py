@@ -125,6 +125,10 @@ class HakoiriPuzzle(Puzzle):
             raise IllegalMoveError("the moves do not bring the 2x2 piece to the exit")
         return steps, len(steps)
 
+    def render_path(self, keys, steps) -> list[str]:
+        """The boards along a solution, with the start file's piece letters."""
+        return ["\n".join(draw(b)) for b in self.boards_along(steps)]
+
     def boards_along(self, steps: Sequence[Step]) -> list[Board]:
         """The boards from the start through every step (labels kept)."""
         boards = [self.board]

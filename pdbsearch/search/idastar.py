@@ -38,6 +38,7 @@ _INF = 1 << 60
 # Extra stats slots used by IDA* only.
 ITERATION = 7
 TT_FULL = 8     #: 1 once the transposition table may not grow any more
+BOUND_CUT = 9   #: 1 when the current iteration cut some node by the bound
 
 
 @nb.njit(cache=True)
@@ -51,7 +52,7 @@ def _tt_find(tt_keys, tt_iter, key):
 
 
 @nb.njit(cache=True)
-def _tt_rehash(old_keys, old_g, old_iter, old_h, keys, g, it, h):
+def _tt_rehash(old_keys, old_g, old_iter, old_h, old_cut, keys, g, it, h, cut):
     """Move every entry of the old table into the (empty, larger) new one."""
     for i in range(old_keys.shape[0]):
         if old_iter[i] != 0:
@@ -60,11 +61,24 @@ def _tt_rehash(old_keys, old_g, old_iter, old_h, keys, g, it, h):
             g[s] = old_g[i]
             it[s] = old_iter[i]
             h[s] = old_h[i]
+            cut[s] = old_cut[i]
+
+
+@nb.njit(cache=True)
+def _any_unvisited_cut(tt_iter, tt_cut, iteration):
+    """True when a state cut by the bound in this iteration was never
+    visited within the bound: the space is not yet exhausted."""
+    for s in range(tt_iter.shape[0]):
+        if tt_cut[s] == iteration and tt_iter[s] != iteration:
+            return True
+    return False
 
 
 @nb.njit(cache=True)
 def _tt_record(tt_keys, tt_g, tt_iter, tt_h, stats, s, key, g, h, iteration):
-    """Note ``key`` as visited at cost ``g``; returns its slot or -1 (table full)."""
+    """Note ``key`` as visited at cost ``g`` in ``iteration`` (or, with
+    ``iteration`` = -1, as seen but not visited); returns its slot, or -1
+    when the table is full."""
     if tt_iter[s] == 0:
         # Keep the table at most 3/4 full so probes stay short.
         if 4 * stats[NODES] >= 3 * tt_keys.shape[0]:
@@ -72,6 +86,8 @@ def _tt_record(tt_keys, tt_g, tt_iter, tt_h, stats, s, key, g, h, iteration):
         tt_keys[s, :] = key
         tt_h[s] = h
         stats[NODES] += 1
+    elif iteration == -1:
+        return s
     tt_g[s] = g
     tt_iter[s] = iteration
     return s
@@ -91,7 +107,7 @@ def _open_frame(params, key, depth, sk, sc, sm, fstart, fend, fpos, fmin, stats)
 
 @nb.njit(cache=True)
 def ida_chunk(params, root, sk, sc, sm, fstart, fend, fpos, fmin, gpath, tslot,
-              tt_keys, tt_g, tt_iter, tt_h, stats, fstats, max_succ, budget):
+              tt_keys, tt_g, tt_iter, tt_h, tt_cut, stats, fstats, max_succ, budget):
     """Run IDA* for at most ``budget`` expansions; returns a chunk code.
 
     ``stats[OPEN]`` is the current depth and ``fstats[F_BOUND]`` the
@@ -119,11 +135,17 @@ def ida_chunk(params, root, sk, sc, sm, fstart, fend, fpos, fmin, gpath, tslot,
                 continue
             # Iteration over.  Integer costs: no solution costs <= bound, so
             # the next bound is at least bound + 1.
+            # An iteration that left no state cut by the bound unvisited
+            # searched every reachable state (other cuts skip repeats only).
             bound = np.int64(fstats[F_BOUND])
             if stats[ITERATION] > 0:
                 if fmin[0] >= _INF:
                     return EXHAUSTED
+                if stats[BOUND_CUT] == 0 and not _any_unvisited_cut(tt_iter, tt_cut,
+                                                                     stats[ITERATION]):
+                    return EXHAUSTED
                 bound = max(fmin[0], bound + 1)
+            stats[BOUND_CUT] = 0
             fstats[F_BOUND] = bound
             stats[ITERATION] += 1
             s = _tt_find(tt_keys, tt_iter, root)
@@ -149,15 +171,24 @@ def ida_chunk(params, root, sk, sc, sm, fstart, fend, fpos, fmin, gpath, tslot,
         known = tt_iter[s] != 0
         if known and tt_h[s] > h:
             h = tt_h[s]
+            if h >= DEAD:  # a subtree proved dead earlier
+                fpos[depth] += 1
+                continue
         f = g + h
-        # Cut: beyond the bound; back to the grandparent (undoing the last
-        # move); or already reached no more cheaply in this iteration.
-        cut = f > fstats[F_BOUND]
+        # Cut a state already reached no more cheaply in this iteration, and
+        # the move back to the grandparent (undoing the last move).
+        cut = known and tt_iter[s] == stats[ITERATION] and tt_g[s] <= g
         if not cut and depth > 0:
             grandparent = root if depth == 1 else sk[fpos[depth - 2] - 1]
             cut = keys_equal(key, grandparent)
-        if not cut and known:
-            cut = tt_iter[s] == stats[ITERATION] and tt_g[s] <= g
+        if not cut and f > fstats[F_BOUND]:
+            cut = True
+            # Remember the cut, to tell at the end whether anything is left.
+            s = _tt_record(tt_keys, tt_g, tt_iter, tt_h, stats, s, key, g, h, -1)
+            if s >= 0:
+                tt_cut[s] = stats[ITERATION]
+            else:
+                stats[BOUND_CUT] = 1
         if cut:
             if f < fmin[depth]:
                 fmin[depth] = f
@@ -223,16 +254,19 @@ class IterativeDeepeningSearch:
         self.tt_g = np.zeros(slots, dtype=np.int32)
         self.tt_iter = np.zeros(slots, dtype=np.int32)
         self.tt_h = np.zeros(slots, dtype=np.int32)
+        self.tt_cut = np.zeros(slots, dtype=np.int32)
+
+    def _tables(self):
+        return (self.tt_keys, self.tt_g, self.tt_iter, self.tt_h, self.tt_cut)
 
     def _table_nbytes(self) -> int:
-        return self.tt_keys.nbytes + self.tt_g.nbytes + self.tt_iter.nbytes + self.tt_h.nbytes
+        return sum(a.nbytes for a in self._tables())
 
     def run(self, budget: int) -> int:
         """One chunk of at most ``budget`` expansions."""
         return ida_chunk(self.puzzle.params, self.root, self.sk, self.sc, self.sm,
                          self.fstart, self.fend, self.fpos, self.fmin, self.gpath,
-                         self.tslot, self.tt_keys, self.tt_g, self.tt_iter, self.tt_h,
-                         self.stats,
+                         self.tslot, *self._tables(), self.stats,
                          self.fstats, self.max_succ, budget)
 
     def _stack_arrays(self):
@@ -255,9 +289,9 @@ class IterativeDeepeningSearch:
             if 3 * self._table_nbytes() > self.tt_budget:  # old + doubled copy
                 self.stats[TT_FULL] = 1
                 return
-            old = (self.tt_keys, self.tt_g, self.tt_iter, self.tt_h)
+            old = self._tables()
             self._new_table(2 * old[0].shape[0], old[0].shape[1])
-            _tt_rehash(*old, self.tt_keys, self.tt_g, self.tt_iter, self.tt_h)
+            _tt_rehash(*old, *self._tables())
             return
         self.sk, self.sc, self.sm = _grown(self.sk), _grown(self.sc), _grown(self.sm)
         self.fstart, self.fend = _grown(self.fstart), _grown(self.fend)

@@ -1,0 +1,291 @@
+"""Solving every level of a collection, each in its own process.
+
+Each level runs in a child process with its own limits, so a level that
+gets stuck (or uses too much memory) cannot hold up or take down the rest:
+the search stops itself at its time limit, and a child still running
+``grace`` seconds later is killed.  The kernels are compiled once in the
+parent before the children are forked, so no child pays for compilation.
+Ctrl-C stops the run and keeps every level already finished.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import multiprocessing
+import os
+import sys
+import time
+from collections import deque
+from dataclasses import asdict, dataclass
+from multiprocessing.connection import wait
+from typing import Callable, Sequence
+
+from ..io import atomic_write_text
+from ..search import Limits, Status, solve
+from ..search.result import default_memory_limit_mb
+from .level import Level
+from .puzzle import Rules, SokobanPuzzle
+
+#: Statuses a level record can have besides the search statuses.
+KILLED = "killed"            #: still running past its limit + grace
+CRASHED = "error"            #: the child died or raised
+INTERRUPTED = "interrupted"  #: Ctrl-C
+NOT_RUN = "not run"          #: never started (Ctrl-C came first)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How every level of a run is solved."""
+
+    metric: str = "pushes"
+    heuristic: str = "matching"
+    rules: Rules = Rules()
+    algo: str = "astar"
+    weight: float = 1.0
+    time_limit: float | None = 60.0
+    node_limit: int | None = None
+    memory_mb: int | None = None     #: per level (default: half the RAM / jobs)
+    grace: float = 10.0              #: seconds past the time limit before a kill
+
+    def limits(self, jobs: int = 1) -> Limits:
+        """The limits of one level when ``jobs`` levels run at once."""
+        memory = self.memory_mb if self.memory_mb is not None else max(
+            64, default_memory_limit_mb() // max(1, jobs))
+        return Limits(time_seconds=self.time_limit, nodes=self.node_limit, memory_mb=memory)
+
+    def describe(self) -> dict:
+        """The options as a JSON-ready dict."""
+        d = asdict(self)
+        d["rules"] = self.rules.describe()
+        return d
+
+
+@dataclass
+class LevelRecord:
+    """The outcome of one level of a run."""
+
+    number: int
+    title: str | None
+    boxes: int
+    status: str = NOT_RUN
+    optimal: bool = False
+    cost: int | None = None
+    pushes: int | None = None
+    steps: int | None = None
+    lower_bound: float | None = None
+    expanded: int = 0
+    generated: int = 0
+    seconds: float = 0.0          #: search time (compile excluded)
+    wall_seconds: float = 0.0     #: the child's whole life, as the parent saw it
+    stop_reason: str | None = None
+    error: str | None = None
+    lurd: str | None = None
+
+    @property
+    def solved(self) -> bool:
+        """True when a checked solution was found."""
+        return self.status == Status.SOLVED.value
+
+
+def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) -> LevelRecord:
+    """Solve one level in this process and describe the outcome."""
+    record = LevelRecord(number, level.title, len(level.boxes))
+    puzzle = SokobanPuzzle(level, options.metric, options.heuristic, options.rules)
+    result = solve(puzzle, options.algo, options.weight, limits)
+    sol = puzzle.solution_fields(result)
+    record.status = result.status.value
+    record.optimal = result.optimal
+    record.cost = result.cost
+    record.pushes, record.steps, record.lurd = sol["pushes"], sol["steps"], sol["lurd"]
+    record.lower_bound = result.lower_bound
+    record.expanded, record.generated = result.expanded, result.generated
+    record.seconds = round(result.seconds, 4)
+    record.stop_reason = result.stop_reason
+    return record
+
+
+def _child(conn, level: Level, number: int, options: RunOptions, limits: Limits) -> None:
+    """Body of a child process: solve, send the record, exit."""
+    try:
+        os.setpgrp()  # Ctrl-C at the terminal goes to the parent only
+    except OSError:
+        pass
+    try:
+        record = solve_level(level, number, options, limits)
+    except BaseException as exc:  # reported to the parent, never lost
+        record = LevelRecord(number, level.title, len(level.boxes), status=CRASHED,
+                             error=f"{type(exc).__name__}: {exc}")
+    conn.send(record)
+    conn.close()
+
+
+def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
+    """Compile (or load) the kernels and the engine in this process, so the
+    forked children start with them ready."""
+    from ..search.common import expand_into, successor_buffers
+    smallest = min(levels, key=lambda lv: len(lv.boxes))
+    puzzle = SokobanPuzzle(smallest, options.metric, options.heuristic, options.rules)
+    solve(puzzle, options.algo, options.weight, Limits(nodes=1))
+    expand_into(puzzle.params, puzzle.initial_key(), *successor_buffers(puzzle))
+
+
+def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
+               numbers: Sequence[int] | None = None, progress: bool = True,
+               on_record: Callable[[LevelRecord], None] | None = None
+               ) -> tuple[list[LevelRecord], bool]:
+    """Solve every level, at most ``jobs`` at a time, each in its own process.
+
+    ``numbers`` are the levels' 1-based numbers in their file (default
+    1, 2, ...).  Returns the records in level order and whether the run was
+    interrupted by Ctrl-C (the unfinished levels are then marked so).
+    """
+    numbers = list(numbers) if numbers is not None else list(range(1, len(levels) + 1))
+    records = {n: LevelRecord(n, lv.title, len(lv.boxes)) for n, lv in zip(numbers, levels)}
+    if not levels:
+        return [], False
+    limits = options.limits(jobs)
+    deadline = None if options.time_limit is None else options.time_limit + options.grace
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pending = deque(zip(numbers, levels))
+    running: dict = {}   # connection -> (process, number, start time)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=len(levels), unit=" level", file=sys.stderr, dynamic_ncols=True)
+    solved = 0
+
+    def finish(record: LevelRecord) -> None:
+        nonlocal solved
+        records[record.number] = record
+        solved += record.solved
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix(solved=solved, refresh=False)
+        if on_record is not None:
+            on_record(record)
+
+    interrupted = False
+    try:
+        warm_up(levels, options)
+        while pending or running:
+            while pending and len(running) < jobs:
+                number, level = pending.popleft()
+                parent_end, child_end = ctx.Pipe(duplex=False)
+                proc = ctx.Process(target=_child, args=(child_end, level, number, options, limits),
+                                   daemon=True)
+                proc.start()
+                child_end.close()
+                running[parent_end] = (proc, number, time.perf_counter())
+            for conn in wait(list(running), timeout=0.2):
+                proc, number, start = running.pop(conn)
+                try:
+                    record = conn.recv()
+                except (EOFError, OSError):
+                    proc.join(1.0)
+                    record = LevelRecord(number, records[number].title, records[number].boxes,
+                                         status=CRASHED,
+                                         error=f"the child process died (exit code {proc.exitcode})")
+                conn.close()
+                proc.join(5.0)
+                record.wall_seconds = round(time.perf_counter() - start, 3)
+                finish(record)
+            now = time.perf_counter()
+            for conn, (proc, number, start) in list(running.items()):
+                if deadline is not None and now - start > deadline:
+                    proc.kill()
+                    proc.join(5.0)
+                    conn.close()
+                    del running[conn]
+                    rec = records[number]
+                    finish(LevelRecord(number, rec.title, rec.boxes, status=KILLED,
+                                       stop_reason="time", wall_seconds=round(now - start, 3),
+                                       error=f"still running {options.grace:g} s past its limit"))
+    except KeyboardInterrupt:
+        interrupted = True
+        for conn, (proc, number, start) in running.items():
+            proc.kill()
+            proc.join(5.0)
+            conn.close()
+            rec = records[number]
+            records[number] = LevelRecord(number, rec.title, rec.boxes, status=INTERRUPTED,
+                                          stop_reason="interrupted")
+    finally:
+        if bar is not None:
+            bar.close()
+    return [records[n] for n in numbers], interrupted
+
+
+# -- reports ------------------------------------------------------------------
+
+
+def totals(records: Sequence[LevelRecord]) -> dict:
+    """Counts and sums over a run."""
+    seconds = sum(r.seconds for r in records)
+    expanded = sum(r.expanded for r in records)
+    return {
+        "levels": len(records),
+        "solved": sum(r.solved for r in records),
+        "optimal": sum(r.solved and r.optimal for r in records),
+        "unsolvable": sum(r.status == Status.UNSOLVABLE.value for r in records),
+        "unfinished": sum(not r.solved and r.status != Status.UNSOLVABLE.value
+                          for r in records),
+        "pushes": sum(r.pushes or 0 for r in records if r.solved),
+        "steps": sum(r.steps or 0 for r in records if r.solved),
+        "expanded": expanded,
+        "generated": sum(r.generated for r in records),
+        "seconds": round(seconds, 3),
+        "wall_seconds": round(sum(r.wall_seconds for r in records), 3),
+        "nodes_per_second": round(expanded / seconds) if seconds > 0 else None,
+    }
+
+
+def summary_table(records: Sequence[LevelRecord]) -> str:
+    """A text table of the run, one line per level, then the totals."""
+    head = f"{'level':>5} {'boxes':>5} {'status':<11} {'optimal':<7} {'pushes':>6} " \
+           f"{'steps':>6} {'expanded':>12} {'seconds':>9}  title"
+    lines = [head, "-" * len(head)]
+    for r in records:
+        lines.append(f"{r.number:>5} {r.boxes:>5} {r.status:<11} "
+                     f"{'yes' if r.solved and r.optimal else '-':<7} "
+                     f"{_num(r.pushes):>6} {_num(r.steps):>6} {r.expanded:>12,} "
+                     f"{r.seconds:>9.2f}  {r.title or ''}")
+    t = totals(records)
+    rate = f"{t['nodes_per_second']:,} nodes/s" if t["nodes_per_second"] else "-"
+    lines.append("-" * len(head))
+    lines.append(f"solved {t['solved']}/{t['levels']} (proven optimal {t['optimal']}, "
+                 f"proved unsolvable {t['unsolvable']}, unfinished {t['unfinished']}); "
+                 f"expanded {t['expanded']:,} in {t['seconds']:.1f} s of search ({rate})")
+    return "\n".join(lines)
+
+
+def _num(value) -> str:
+    return "-" if value is None else str(value)
+
+
+def records_json(records: Sequence[LevelRecord], **meta) -> str:
+    """The run as JSON: ``meta`` keys, ``summary`` and ``levels``."""
+    return json.dumps({**meta, "summary": totals(records),
+                       "levels": [asdict(r) for r in records]}, indent=1) + "\n"
+
+
+def records_csv(records: Sequence[LevelRecord]) -> str:
+    """The run as CSV, one row per level."""
+    out = io.StringIO()
+    names = list(LevelRecord.__dataclass_fields__)
+    writer = csv.DictWriter(out, fieldnames=names)
+    writer.writeheader()
+    for r in records:
+        writer.writerow(asdict(r))
+    return out.getvalue()
+
+
+def write_outputs(records: Sequence[LevelRecord], json_path: str | None,
+                  csv_path: str | None, **meta) -> None:
+    """Write the JSON and CSV reports (atomically) where asked."""
+    if json_path:
+        atomic_write_text(json_path, records_json(records, **meta))
+    if csv_path:
+        atomic_write_text(csv_path, records_csv(records))

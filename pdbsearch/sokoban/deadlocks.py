@@ -1,0 +1,296 @@
+"""Deadlock detection and move pruning for push-level Sokoban search.
+
+Every rule here is *sound*: it never removes a position from which the
+level can be solved, and the two move-pruning rules (corral and tunnel)
+always keep at least one optimal push (under the pushes metric; under the
+moves metric only their deadlock half is used).  The arguments are given
+with each rule.  The kernels work on grid cells; ``occ[c]`` is 1 where a
+box stands, ``inside[c]`` is 1 on region cells (everything else acts as a
+wall), ``dead[c]`` is 1 on dead squares (all 0 when that rule is off).
+
+* **Dead squares** (:func:`dead_square_mask`): a lone box there can reach
+  no goal, found by pulling a box away from every goal
+  (:func:`.tables.pull_distances`).  Pushes onto them are never generated.
+* **Freeze deadlocks** (:func:`freeze_deadlock`): boxes that can never move
+  again, one of them off its goal.  A box is blocked along an axis when a
+  wall is on either side, when both sides are dead squares, or when a box
+  of the frozen set is on either side; the frozen set is the largest set of
+  boxes each blocked on both axes by walls, dead pairs and set members (a
+  greatest fixpoint).  The first box of such a set to move would need a
+  set member to have moved before it, so none ever moves.  The 2 × 2 block
+  of boxes and walls is the smallest case; a frozen box on a goal is fine.
+* **Corrals** (:func:`corral_restriction`): a corral ``R`` is a connected
+  set of empty region cells the player cannot reach; its *barrier* is the
+  set of boxes next to it (the other neighbours of ``R`` are walls).  Until
+  a barrier box moves, the player cannot enter ``R`` and no box can enter
+  it.  ``R`` *needs work* when it holds a goal or a barrier box is off its
+  goal: then every solution pushes a barrier box at some point.  ``R`` is a
+  *PI-corral* when every push of a barrier box that does not go into ``R``
+  is impossible for as long as no barrier box moves (a wall or a barrier
+  box in the way, the player's cell in ``R``, or a dead target), and every
+  push into ``R`` has its player cell reachable now (or walled or blocked
+  by a barrier box).  The first barrier push of any solution is then a
+  push into ``R`` that is legal now, and it can be made first: the pushes
+  before it happen outside ``R`` and its barrier, and moving the barrier
+  box into ``R`` only frees cells for them, so the reordered solution has
+  the same pushes and ends in the same position.  Hence it suffices to
+  generate the pushes into one PI-corral (pushes metric), and a PI-corral
+  with no such legal push is a deadlock (any metric).  The argument holds
+  for any union of corrals too; the union of all of them is tried as well,
+  which catches a box that, pushed into a sealed area, cuts it in two.
+* **Tunnels** (:func:`tunnel_restriction`): a box off goal on a one-way
+  tunnel cell ``c`` (:func:`.tables.tunnel_axes`), with the player on one
+  side, can first move only away from the player (the far side is cut off
+  while the box is there, and walls forbid moving across).  The pushes the
+  player makes before that stay on its side, and pushing the box first
+  only frees ``c`` for them, so the forward push can be made at once: it
+  is the only successor (pushes metric).  If it is illegal (a box or a
+  dead square ahead), the position is dead (any metric).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from .tables import UNREACHABLE
+
+#: Outcomes of the move-pruning rules.
+NO_RULE, RESTRICT, DEADLOCK = 0, 1, 2
+
+
+def dead_square_mask(dist: np.ndarray, n_grid: int) -> np.ndarray:
+    """``uint8[n_grid]``: 1 on cells from which no goal can be reached.
+
+    ``dist`` are the pull distances of :func:`.tables.pull_distances`;
+    non-region cells are marked too (they are never box cells anyway).
+    """
+    if dist.shape[0] == 0:
+        return np.ones(n_grid, dtype=np.uint8)
+    return (dist.min(axis=0) >= UNREACHABLE).astype(np.uint8)
+
+
+# -- freeze deadlocks ---------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def _blocked(b, along, occ, inside, dead, mark, tag):
+    """Is the box at ``b`` blocked along the axis of step ``along``, counting
+    as blockers the boxes whose ``mark`` equals ``tag``?"""
+    lo = b - along
+    hi = b + along
+    if inside[lo] == 0 or inside[hi] == 0:
+        return True
+    if dead[lo] != 0 and dead[hi] != 0:
+        return True
+    if occ[lo] != 0 and mark[lo] == tag:
+        return True
+    return occ[hi] != 0 and mark[hi] == tag
+
+
+@nb.njit(cache=True, inline="always")
+def _blocked_by_any(b, along, occ, inside, dead):
+    """Is the box at ``b`` blocked along an axis if every box were frozen?"""
+    lo = b - along
+    hi = b + along
+    if inside[lo] == 0 or inside[hi] == 0:
+        return True
+    if dead[lo] != 0 and dead[hi] != 0:
+        return True
+    return occ[lo] != 0 or occ[hi] != 0
+
+
+@nb.njit(cache=True)
+def freeze_deadlock(c, occ, inside, goal, dead, width, mark, counter, stack):
+    """True if the box just pushed to ``c`` belongs to a frozen set of boxes
+    with a box off its goal (see the module docstring).
+
+    Only sets containing ``c`` can be new (the others were frozen before the
+    push), so the search is limited to the boxes connected to ``c`` through
+    side-by-side boxes.  ``mark`` (int64, one per cell), ``counter`` (int64[1])
+    and ``stack`` (int32, one per cell) are work arrays.
+    """
+    if not (_blocked_by_any(c, 1, occ, inside, dead)
+            and _blocked_by_any(c, width, occ, inside, dead)):
+        return False
+    counter[0] += 1
+    tag = counter[0]
+    # The boxes connected to c: the candidates, marked with tag.
+    stack[0] = c
+    mark[c] = tag
+    n = 1
+    i = 0
+    while i < n:
+        b = stack[i]
+        i += 1
+        for step in (-1, 1, -width, width):
+            x = b + step
+            if occ[x] != 0 and mark[x] != tag:
+                mark[x] = tag
+                stack[n] = x
+                n += 1
+    # Drop candidates that are free on some axis until none changes.
+    changed = True
+    while changed:
+        changed = False
+        for k in range(n):
+            b = stack[k]
+            if mark[b] == tag and not (_blocked(b, 1, occ, inside, dead, mark, tag)
+                                       and _blocked(b, width, occ, inside, dead, mark, tag)):
+                mark[b] = 0
+                changed = True
+    for k in range(n):
+        b = stack[k]
+        if mark[b] == tag and goal[b] == 0:
+            return True
+    return False
+
+
+# -- corrals ------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def _pi_corral(lo, hi, bars, n_bars, needs_work, occ, inside, goal, dead, width,
+               area, area_tag, label, barmark):
+    """Judge the corral made of the cells labelled ``lo..hi``, whose barrier
+    boxes (``barmark`` in ``lo..hi``) are ``bars[:n_bars]``.
+
+    Returns the number of legal pushes into it if it is a PI-corral that
+    needs work, else -1.
+    """
+    legal = 0
+    for j in range(n_bars):
+        b = bars[j]
+        if goal[b] == 0:
+            needs_work = True
+        for s in (-1, 1, -width, width):
+            t = b + s
+            pc = b - s
+            t_in = inside[t] != 0 and occ[t] == 0 and lo <= label[t] <= hi
+            pc_wall = inside[pc] == 0
+            pc_bar = occ[pc] != 0 and lo <= barmark[pc] <= hi
+            pc_in = inside[pc] != 0 and occ[pc] == 0 and lo <= label[pc] <= hi
+            if t_in:
+                if pc_wall or pc_bar or pc_in:
+                    continue
+                if area[pc] == area_tag:
+                    if dead[t] == 0:
+                        legal += 1
+                    continue
+                return -1  # the player cell may open up later
+            t_blocked = inside[t] == 0 or (occ[t] != 0 and lo <= barmark[t] <= hi)
+            if t_blocked or pc_wall or pc_bar or pc_in or dead[t] != 0:
+                continue
+            return -1  # a push out of the corral or along its barrier may happen
+    return legal if needs_work else -1
+
+
+@nb.njit(cache=True)
+def corral_restriction(boxes, n_boxes, occ, inside, goal, dead, width, area, area_tag,
+                       label, counter, barmark, queue, bars, all_bars):
+    """Look for a PI-corral that needs work (see the module docstring).
+
+    Each connected corral is judged alone, then (when there are several) the
+    union of all of them, which is a corral too and catches areas split by
+    the box that seals them.  ``area[c] == area_tag`` marks the cells the
+    player reaches.  Returns ``(NO_RULE, 0, 0)``; ``(RESTRICT, lo, hi)``:
+    generate only the pushes whose target cell has a ``label`` in
+    ``lo..hi`` (the PI-corral with the fewest legal pushes into it); or
+    ``(DEADLOCK, 0, 0)``: a PI-corral that no push can open.
+    ``label``/``barmark`` (int64 per cell), ``counter`` (int64[1]),
+    ``queue`` (int32 per cell), ``bars`` and ``all_bars`` (int32 per box)
+    are work arrays.
+    """
+    base = counter[0] + 1
+    best_lo = -1
+    best_hi = -1
+    best_count = 1 << 30
+    n_all = 0
+    any_goal = False
+    for k in range(n_boxes):
+        for step in (-1, 1, -width, width):
+            seed = boxes[k] + step
+            if (inside[seed] == 0 or occ[seed] != 0 or area[seed] == area_tag
+                    or label[seed] >= base):
+                continue
+            counter[0] += 1
+            lab = counter[0]
+            # Flood the corral; collect its barrier boxes.
+            label[seed] = lab
+            queue[0] = seed
+            n = 1
+            i = 0
+            n_bars = 0
+            has_goal = False
+            while i < n:
+                c = queue[i]
+                i += 1
+                if goal[c] != 0:
+                    has_goal = True
+                for s in (-1, 1, -width, width):
+                    x = c + s
+                    if inside[x] == 0:
+                        continue
+                    if occ[x] != 0:
+                        if barmark[x] != lab:
+                            if barmark[x] < base:
+                                all_bars[n_all] = x
+                                n_all += 1
+                            barmark[x] = lab
+                            bars[n_bars] = x
+                            n_bars += 1
+                    elif label[x] != lab:
+                        label[x] = lab
+                        queue[n] = x
+                        n += 1
+            any_goal = any_goal or has_goal
+            legal = _pi_corral(lab, lab, bars, n_bars, has_goal, occ, inside, goal, dead,
+                               width, area, area_tag, label, barmark)
+            if legal == 0:
+                return DEADLOCK, 0, 0
+            if 0 < legal < best_count:
+                best_count = legal
+                best_lo = lab
+                best_hi = lab
+    top = counter[0]
+    if top > base:
+        legal = _pi_corral(base, top, all_bars, n_all, any_goal, occ, inside, goal, dead,
+                           width, area, area_tag, label, barmark)
+        if legal == 0:
+            return DEADLOCK, 0, 0
+        if 0 < legal < best_count:
+            best_lo = base
+            best_hi = top
+    if best_lo >= 0:
+        return RESTRICT, best_lo, best_hi
+    return NO_RULE, 0, 0
+
+
+# -- tunnels ------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def tunnel_restriction(boxes, n_boxes, occ, goal, dead, tunnel, width, area, area_tag):
+    """Look for a box off goal on a one-way tunnel cell with the player on
+    one side (see the module docstring).
+
+    Returns ``(NO_RULE, 0, 0)``; ``(RESTRICT, box cell, step)``: the one push
+    to generate; or ``(DEADLOCK, 0, 0)``: that push is impossible.
+    """
+    for k in range(n_boxes):
+        c = boxes[k]
+        axis = tunnel[c]
+        if axis == 0 or goal[c] != 0:
+            continue
+        along = 1 if axis == 1 else width
+        if area[c - along] == area_tag:
+            step = along
+        elif area[c + along] == area_tag:
+            step = -along
+        else:
+            continue
+        t = c + step
+        if occ[t] != 0 or dead[t] != 0:
+            return DEADLOCK, 0, 0
+        return RESTRICT, c, step
+    return NO_RULE, 0, 0

@@ -1,0 +1,59 @@
+"""Loading Sokoban instances for the command line.
+
+:func:`load_puzzle` is what :data:`pdbsearch.domains.DOMAINS` calls for the
+``sokoban`` domain: a Push!! file becomes a :class:`.push_batch.PushBatch`
+(one answer per map), any other file one :class:`.puzzle.SokobanPuzzle`
+(the level picked by ``--level``, default the first).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import PdbsearchError
+from .formats import detect_format, parse_levels, select_level
+from .level import Level
+from .puzzle import Rules, SokobanPuzzle
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The pruning rules chosen by the ``--no-...`` switches (all on by default)."""
+    return Rules(dead_squares=not getattr(args, "no_dead_squares", False),
+                 freeze=not getattr(args, "no_freeze", False),
+                 corral=not getattr(args, "no_corral", False),
+                 tunnels=not getattr(args, "no_tunnels", False))
+
+
+def read_levels(path: str | None, fmt: str | None = None) -> tuple[list[Level], str]:
+    """Every level of a file and the file's format (detected unless given).
+
+    Raises :class:`PdbsearchError` for a missing or unreadable file and
+    :class:`~pdbsearch.errors.PuzzleFormatError` (with file, line and column)
+    for a malformed one.
+    """
+    if path is None:
+        raise PdbsearchError("sokoban needs a level file (XSB, Push!! or seed 002 text)")
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise PdbsearchError(f"{path}: cannot read the level file: "
+                             f"{exc.strerror or exc}") from None
+    fmt = fmt or detect_format(text)
+    return parse_levels(text, str(path), fmt), fmt
+
+
+def load_puzzle(path: str | None, args: argparse.Namespace):
+    """The instance ``pdbsearch solve`` runs on: a :class:`SokobanPuzzle`, or
+    a :class:`~.push_batch.PushBatch` for a Push!! file."""
+    levels, fmt = read_levels(path, getattr(args, "format", None))
+    metric = getattr(args, "metric", None) or "pushes"
+    heuristic = getattr(args, "heuristic", None) or "matching"
+    rules = rules_from_args(args)
+    spec = getattr(args, "level", None)
+    if fmt == "push":
+        from .push_batch import PushBatch
+        chosen = levels if spec is None else [select_level(levels, spec, str(path))]
+        return PushBatch(chosen, metric, heuristic, rules)
+    level = select_level(levels, spec if spec is not None else 1, str(path))
+    return SokobanPuzzle(level, metric, heuristic, rules)

@@ -1,0 +1,355 @@
+"""Jitted Sokoban kernels: push-level successors, goal test, lower bounds.
+
+**The key** (:class:`~.tables.KeyLayout`): one bit per box cell, and the
+player's index among the region cells in the top bits of the last word.
+Under the **pushes** metric the player is *normalised*: it is the smallest
+cell the player can reach, so all positions that differ only by where the
+player walks share a key.  Under the **moves** metric walking costs, and two
+positions with the same boxes but the player elsewhere in the same area are
+not equivalent; the key then keeps the exact cell where the player stands
+(after a push: the cell the box left).
+
+**A successor** is one push the player can reach: move code
+``box_cell * 4 + direction`` (LURD order), cost 1 (pushes) or walk + 1
+(moves, the walk being a shortest one).  The deadlock rules of
+:mod:`.deadlocks` are applied here, where the pushed box is known.
+
+The kernels keep their work arrays in the params tuple (one search runs in
+one thread), so that nothing is allocated per node.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from ..puzzle import DEAD, register_kernels
+from .deadlocks import (DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock,
+                        tunnel_restriction)
+from .matching import min_cost_matching
+from .tables import UNREACHABLE
+
+METRIC_CODES = {"pushes": 0, "moves": 1}
+HEURISTIC_CODES = {"zero": 0, "simple": 1, "matching": 2}
+#: Move code of a push: ``box_cell * MOVE_BASE + direction`` (LURD order).
+MOVE_BASE = 4
+
+_ONE = np.uint64(1)
+
+
+class SokobanParams(NamedTuple):
+    """What the Sokoban kernels need, as seen inside numba."""
+
+    width: int
+    metric: int                 #: METRIC_CODES
+    heuristic: int              #: HEURISTIC_CODES
+    freeze: int                 #: 1: prune freeze deadlocks
+    corral: int                 #: 1: PI-corral rule
+    tunnels: int                #: 1: tunnel rule
+    n_boxes: int
+    player_shift: int           #: bit of the player field in the last word
+    inside: np.ndarray          #: uint8[cell]: 1 on region cells
+    goal: np.ndarray            #: uint8[cell]
+    dead: np.ndarray            #: uint8[cell]: dead squares, never pushed onto (0s when off)
+    tunnel: np.ndarray          #: int8[cell]: tunnel axis (0s when the rule is off)
+    box_bit: np.ndarray         #: int32[cell]: bit of the cell, -1 if none
+    bit_cell: np.ndarray        #: int32[bit]
+    player_index: np.ndarray    #: int32[cell]: index among region cells, -1 if none
+    index_cell: np.ndarray      #: int32[index]
+    box_mask: np.ndarray        #: uint64[K]: the box bits
+    goal_mask: np.ndarray       #: uint64[K]: the bits of goal cells
+    dist: np.ndarray            #: int32[goal, cell]: push distances (player teleporting)
+    nearest: np.ndarray         #: int32[cell]: push distance to the nearest goal
+    aware: int                  #: 1: use the player-aware tables below
+    goal_cells: np.ndarray      #: int32[goal]
+    side_comp: np.ndarray       #: int16[region index, cell]: parts of the region without a cell
+    side_dist: np.ndarray       #: int32[goal, cell, side]: player-aware push distances
+    deltas: np.ndarray          #: int64[4]: LURD offsets
+    # -- work arrays (expand) --
+    occ: np.ndarray             #: uint8[cell]
+    boxes: np.ndarray           #: int32[box]
+    area: np.ndarray            #: int64[cell]: stamp of the player's area
+    walk: np.ndarray            #: int32[cell]: walking distance (moves metric)
+    seen: np.ndarray            #: int64[cell]: stamps of children's floods
+    label: np.ndarray           #: int64[cell]: corral labels
+    barmark: np.ndarray         #: int64[cell]: corral barrier marks
+    frozen: np.ndarray          #: int64[cell]: freeze candidate marks
+    queue: np.ndarray           #: int32[cell]
+    stack: np.ndarray           #: int32[cell]
+    bars: np.ndarray            #: int32[box]
+    all_bars: np.ndarray        #: int32[box]
+    counters: np.ndarray        #: int64[4]: stamp counters
+    # -- work arrays (heuristic) --
+    h_boxes: np.ndarray         #: int32[box]
+    cost: np.ndarray            #: int64[box, box]
+    hung: np.ndarray            #: int64[6, box + 1]
+
+
+# Slots of ``counters``.
+_AREA, _SEEN, _LABEL, _FROZEN = 0, 1, 2, 3
+#: Cost of an impossible box-goal pair in the matching (more than any sum of
+#: real distances, so an optimum that uses one proves a bipartite deadlock).
+_IMPOSSIBLE = np.int64(1) << 40
+
+
+@nb.njit(cache=True, inline="always")
+def decode_boxes(p, key, out):
+    """Write the box cells of ``key`` into ``out``; returns how many."""
+    n = 0
+    for w in range(key.shape[0]):
+        word = key[w] & p.box_mask[w]
+        while word != 0:
+            out[n] = p.bit_cell[w * 64 + np.int64(trailing_zeros(word))]
+            n += 1
+            word &= word - _ONE
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def player_of(p, key):
+    """The player cell stored in ``key``."""
+    last = key.shape[0] - 1
+    return p.index_cell[np.int64(key[last] >> np.uint64(p.player_shift))]
+
+
+@nb.njit(cache=True)
+def _flood_area(p, start, with_walk):
+    """Stamp the cells the player reaches from ``start`` in ``p.area``
+    (and their walking distances in ``p.walk``); returns the stamp."""
+    p.counters[_AREA] += 1
+    tag = p.counters[_AREA]
+    area, occ, inside, q = p.area, p.occ, p.inside, p.queue
+    area[start] = tag
+    if with_walk:
+        p.walk[start] = 0
+    q[0] = start
+    n = 1
+    i = 0
+    while i < n:
+        c = q[i]
+        i += 1
+        for k in range(4):
+            x = c + p.deltas[k]
+            if inside[x] != 0 and occ[x] == 0 and area[x] != tag:
+                area[x] = tag
+                if with_walk:
+                    p.walk[x] = p.walk[c] + 1
+                q[n] = x
+                n += 1
+    return tag
+
+
+@nb.njit(cache=True)
+def _smallest_reachable(p, start):
+    """The smallest cell the player reaches from ``start`` (current ``p.occ``)."""
+    p.counters[_SEEN] += 1
+    tag = p.counters[_SEEN]
+    seen, occ, inside, st = p.seen, p.occ, p.inside, p.stack
+    seen[start] = tag
+    st[0] = start
+    n = 1
+    best = start
+    while n > 0:
+        n -= 1
+        c = st[n]
+        if c < best:
+            best = c
+        for k in range(4):
+            x = c + p.deltas[k]
+            if inside[x] != 0 and occ[x] == 0 and seen[x] != tag:
+                seen[x] = tag
+                st[n] = x
+                n += 1
+    return best
+
+
+@nb.njit(cache=True, inline="always")
+def _set_bit(key, bit):
+    key[bit >> 6] |= _ONE << np.uint64(bit & 63)
+
+
+@nb.njit(cache=True, inline="always")
+def _clear_bit(key, bit):
+    key[bit >> 6] &= ~(_ONE << np.uint64(bit & 63))
+
+
+@nb.njit(cache=True)
+def expand(p, key, out_keys, out_costs, out_moves):
+    """The pushes the player can reach from ``key`` (see the module doc)."""
+    width = p.width
+    occ = p.occ
+    boxes = p.boxes
+    n_boxes = decode_boxes(p, key, boxes)
+    for i in range(n_boxes):
+        occ[boxes[i]] = 1
+    player = player_of(p, key)
+    moves_metric = p.metric == 1
+    tag = _flood_area(p, player, moves_metric)
+
+    # Move pruning: at most one rule restricts the pushes (each alone keeps an
+    # optimal push); their deadlock verdicts hold under any metric.
+    only_box = -1
+    only_step = 0
+    only_lo = -1
+    only_hi = -1
+    verdict = 0  # NO_RULE
+    if p.tunnels != 0:
+        verdict, only_box, only_step = tunnel_restriction(
+            boxes, n_boxes, occ, p.goal, p.dead, p.tunnel, width, p.area, tag)
+        if verdict != RESTRICT or moves_metric:
+            only_box = -1
+    if verdict != DEADLOCK and only_box < 0 and p.corral != 0:
+        verdict, only_lo, only_hi = corral_restriction(
+            boxes, n_boxes, occ, p.inside, p.goal, p.dead, width, p.area, tag,
+            p.label, p.counters[_LABEL:_LABEL + 1], p.barmark, p.queue, p.bars,
+            p.all_bars)
+        if verdict != RESTRICT or moves_metric:
+            only_lo = -1
+    n = 0
+    if verdict != DEADLOCK:
+        n = _pushes(p, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
+                    out_keys, out_costs, out_moves)
+    for i in range(n_boxes):
+        occ[boxes[i]] = 0
+    return n
+
+
+@nb.njit(cache=True)
+def _pushes(p, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
+            out_keys, out_costs, out_moves):
+    """Write the allowed pushes (``p.occ`` holds the boxes, ``p.area`` the
+    player's area stamped ``tag``): all of them, or only the push of
+    ``only_box`` by ``only_step``, or only the pushes onto cells labelled
+    ``only_lo..only_hi``; returns how many."""
+    width = p.width
+    occ, boxes, area = p.occ, p.boxes, p.area
+    last = key.shape[0] - 1
+    shift = np.uint64(p.player_shift)
+    player_mask = ~((~np.uint64(0)) << shift)
+    n = 0
+    for i in range(n_boxes):
+        b = boxes[i]
+        if only_box >= 0 and b != only_box:
+            continue
+        for d in range(4):
+            step = p.deltas[d]
+            if only_box >= 0 and step != only_step:
+                continue
+            t = b + step
+            if p.inside[t] == 0 or occ[t] != 0 or area[b - step] != tag:
+                continue
+            if only_lo >= 0 and not only_lo <= p.label[t] <= only_hi:
+                continue
+            if p.dead[t] != 0:
+                continue
+            occ[b] = 0
+            occ[t] = 1
+            ok = p.freeze == 0 or not freeze_deadlock(
+                t, occ, p.inside, p.goal, p.dead, width, p.frozen,
+                p.counters[_FROZEN:_FROZEN + 1], p.stack)
+            if ok:
+                if p.metric == 1:
+                    new_player = b
+                    out_costs[n] = p.walk[b - step] + 1
+                else:
+                    new_player = _smallest_reachable(p, b)
+                    out_costs[n] = 1
+                row = out_keys[n]
+                row[:] = key
+                _clear_bit(row, p.box_bit[b])
+                _set_bit(row, p.box_bit[t])
+                row[last] = (row[last] & player_mask) | (
+                    np.uint64(p.player_index[new_player]) << shift)
+                out_moves[n] = b * 4 + d
+                n += 1
+            occ[t] = 0
+            occ[b] = 1
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def _reachable_sides(p, box, player):
+    """Bit ``k`` set if the player can get next to ``box`` on side ``k``
+    when the other boxes are ignored (all four without side tables)."""
+    if p.aware == 0:
+        return 15
+    row = p.side_comp[p.player_index[box]]
+    part = row[player]
+    mask = 0
+    for k in range(4):
+        x = box + p.deltas[k]
+        if p.inside[x] != 0 and row[x] == part:
+            mask |= 1 << k
+    return mask
+
+
+@nb.njit(cache=True, inline="always")
+def _box_distance(p, g, box, sides):
+    """Pushes a lone box at ``box`` needs to goal ``g`` with the player on
+    one of the ``sides`` (UNREACHABLE if it cannot get there)."""
+    if p.aware == 0:
+        return p.dist[g, box]
+    if box == p.goal_cells[g]:
+        return 0
+    best = UNREACHABLE
+    for k in range(4):
+        if sides & (1 << k):
+            d = p.side_dist[g, box, k]
+            if d < best:
+                best = d
+    return best
+
+
+@nb.njit(cache=True)
+def heuristic(p, key):
+    """A lower bound on the pushes left (admissible for both metrics), or
+    DEAD: a box that cannot reach any goal, or no perfect box-goal matching.
+
+    Each box-goal distance is the lone box's push distance with the player
+    starting where it is (player-aware tables) -- other boxes removed, which
+    only makes pushing easier.  ``simple`` sums each box's nearest goal;
+    ``matching`` takes the cheapest one-to-one assignment.
+    """
+    if p.heuristic == 0:
+        return 0
+    boxes = p.h_boxes
+    n = decode_boxes(p, key, boxes)
+    player = player_of(p, key)
+    cost = p.cost
+    simple = 0
+    for i in range(n):
+        b = boxes[i]
+        if p.nearest[b] >= UNREACHABLE:
+            return DEAD
+        sides = _reachable_sides(p, b, player)
+        nearest = UNREACHABLE
+        for g in range(n):
+            d = _box_distance(p, g, b, sides)
+            cost[i, g] = d if d < UNREACHABLE else _IMPOSSIBLE
+            if d < nearest:
+                nearest = d
+        if nearest >= UNREACHABLE:
+            return DEAD
+        simple += nearest
+    if p.heuristic == 1:
+        return simple
+    h = p.hung
+    total = min_cost_matching(cost, n, h[0], h[1], h[2], h[3], h[4], h[5])
+    if total >= _IMPOSSIBLE:
+        return DEAD
+    return total
+
+
+@nb.njit(cache=True)
+def is_goal(p, key):
+    """True when every box stands on a goal."""
+    for w in range(key.shape[0]):
+        if (key[w] & p.box_mask[w]) != p.goal_mask[w]:
+            return False
+    return True
+
+
+register_kernels(SokobanParams, expand=expand, heuristic=heuristic, is_goal=is_goal)

@@ -1,0 +1,293 @@
+"""Sokoban on the generic :class:`~pdbsearch.puzzle.Puzzle` interface.
+
+:class:`SokobanPuzzle` turns a :class:`~.level.Level`, a metric, a lower
+bound and a set of pruning :class:`Rules` into the params of the jitted
+kernels (:mod:`.kernels`), and replays every solution the engines report
+with the plain-Python checker of :mod:`.reference` before it is shown.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import deque
+from dataclasses import dataclass, fields
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..errors import IllegalMoveError, PdbsearchError
+from ..puzzle import Puzzle, Step
+from .deadlocks import dead_square_mask
+from .formats import format_xsb
+from .kernels import HEURISTIC_CODES, METRIC_CODES, MOVE_BASE, SokobanParams
+from .level import Level
+from .reference import check_solution as replay_check
+from .tables import (KeyLayout, grid_deltas, pull_distances, region_cells,
+                     side_components, side_distances, tunnel_axes)
+
+_LURD = "lurd"
+#: the lower bounds of this domain (all admissible, for both metrics)
+HEURISTICS = ("zero", "simple", "matching")
+#: Largest (region cells x grid cells) for the player-aware distance tables
+#: (int16 each: 32 MiB).
+AWARE_TABLE_LIMIT = 16 << 20
+METRICS = ("pushes", "moves")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Which deadlock and pruning rules the search uses (all sound; see
+    :mod:`.deadlocks`).  Each has a ``--no-...`` switch on the command line
+    so that its effect can be measured."""
+
+    dead_squares: bool = True   #: never push a box onto a dead square
+    freeze: bool = True         #: prune freeze deadlocks (2x2 blocks, frozen chains)
+    corral: bool = True         #: PI-corral pruning and corral deadlocks
+    tunnels: bool = True        #: one-way tunnel pruning
+
+    def names(self) -> list[str]:
+        """The names of the rules switched on."""
+        return [f.name.replace("_", "-") for f in fields(self) if getattr(self, f.name)]
+
+    def describe(self) -> str:
+        """The rules switched on, as ``dead-squares+freeze+...`` (or ``none``)."""
+        return "+".join(self.names()) or "none"
+
+
+class SokobanPuzzle(Puzzle):
+    """One Sokoban level under a metric, with a lower bound and pruning rules."""
+
+    domain = "sokoban"
+
+    def __init__(self, level: Level, metric: str = "pushes", heuristic: str = "matching",
+                 rules: Rules = Rules()):
+        if metric not in METRICS:
+            raise PdbsearchError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
+        if heuristic not in HEURISTICS:
+            raise PdbsearchError(f"unknown heuristic {heuristic!r}; choose from "
+                                 f"{', '.join(HEURISTICS)}")
+        self.level = level
+        self.metric = metric
+        self.heuristic_name = heuristic
+        self.heuristic_admissible = True
+        self.unit_costs = metric == "pushes"
+        self.rules = rules
+        self.max_successors = 4 * len(level.boxes)
+        self._build_params()
+
+    # -- tables -----------------------------------------------------------
+
+    def _build_params(self) -> None:
+        level, rules = self.level, self.rules
+        n_grid = level.width * level.height
+        region = region_cells(level)
+        dist = pull_distances(level, region)
+        dead = dead_square_mask(dist, n_grid)
+        inside = np.zeros(n_grid, dtype=np.uint8)
+        inside[region] = 1
+        dead &= inside
+        self.dead_squares = frozenset(np.flatnonzero(dead).tolist())
+        # A box never stands on a dead square once they are pruned (except
+        # where it starts), so those cells need no bit in the key.
+        if rules.dead_squares:
+            box_cells = [c for c in region if not dead[c] or c in level.boxes]
+        else:
+            box_cells = region
+        layout = KeyLayout.build(region, box_cells)
+        self.layout = layout
+        self.key_words = layout.words
+        goal = np.zeros(n_grid, dtype=np.uint8)
+        goal[sorted(level.goals)] = 1
+        box_bit = np.full(n_grid, -1, dtype=np.int32)
+        box_bit[list(layout.box_cells)] = np.arange(len(layout.box_cells), dtype=np.int32)
+        player_index = np.full(n_grid, -1, dtype=np.int32)
+        player_index[list(layout.region)] = np.arange(len(layout.region), dtype=np.int32)
+        box_mask = np.zeros(layout.words, dtype=np.uint64)
+        for i in range(len(layout.box_cells)):
+            box_mask[i >> 6] |= np.uint64(1 << (i & 63))
+        goal_mask = layout.encode(level.goals, 0)
+        n_boxes = len(level.boxes)
+        tunnel = tunnel_axes(level, region) if rules.tunnels else np.zeros(n_grid, np.int8)
+        goal_cells = np.array(sorted(level.goals), dtype=np.int32)
+        deltas = grid_deltas(level.width)
+        # The player-aware tables take (region cells x grid cells) int16:
+        # skipped on huge levels, where the plain distances are used.
+        aware = len(region) * n_grid <= AWARE_TABLE_LIMIT
+        if aware:
+            side_comp = side_components(inside, np.array(region, dtype=np.int64), deltas)
+            side_dist = side_distances(inside, goal_cells.astype(np.int64), deltas, side_comp,
+                                       player_index)
+        else:
+            side_comp = np.zeros((1, 1), np.int16)
+            side_dist = np.zeros((1, 1, 4), np.int32)
+        self.params = SokobanParams(
+            width=level.width, metric=METRIC_CODES[self.metric],
+            heuristic=HEURISTIC_CODES[self.heuristic_name],
+            freeze=int(rules.freeze), corral=int(rules.corral), tunnels=int(rules.tunnels),
+            n_boxes=n_boxes, player_shift=layout.player_shift,
+            inside=inside, goal=goal,
+            dead=dead if rules.dead_squares else np.zeros(n_grid, np.uint8),
+            tunnel=tunnel, box_bit=box_bit,
+            bit_cell=np.array(layout.box_cells, dtype=np.int32),
+            player_index=player_index, index_cell=np.array(layout.region, dtype=np.int32),
+            box_mask=box_mask, goal_mask=goal_mask, dist=dist,
+            nearest=dist.min(axis=0).astype(np.int32), aware=int(aware),
+            goal_cells=goal_cells, side_comp=side_comp, side_dist=side_dist, deltas=deltas,
+            occ=np.zeros(n_grid, np.uint8), boxes=np.zeros(n_boxes, np.int32),
+            area=np.zeros(n_grid, np.int64), walk=np.zeros(n_grid, np.int32),
+            seen=np.zeros(n_grid, np.int64), label=np.zeros(n_grid, np.int64),
+            barmark=np.zeros(n_grid, np.int64), frozen=np.zeros(n_grid, np.int64),
+            queue=np.zeros(n_grid, np.int32), stack=np.zeros(n_grid, np.int32),
+            bars=np.zeros(n_boxes, np.int32), all_bars=np.zeros(n_boxes, np.int32),
+            counters=np.zeros(4, np.int64),
+            h_boxes=np.zeros(n_boxes, np.int32), cost=np.zeros((n_boxes, n_boxes), np.int64),
+            hung=np.zeros((6, n_boxes + 1), np.int64))
+
+    # -- keys -------------------------------------------------------------
+
+    def key_of(self, boxes, player: int) -> np.ndarray:
+        """The key of a position (the player is normalised for pushes)."""
+        boxes = frozenset(boxes)
+        if self.metric == "pushes":
+            player = self.level.normalized_player(player, boxes)
+        return self.layout.encode(boxes, self.layout.region.index(player))
+
+    def position_of(self, key: np.ndarray) -> tuple[frozenset[int], int]:
+        """``(box cells, player cell)`` of a key."""
+        return self.layout.decode(key)
+
+    def initial_key(self) -> np.ndarray:
+        """The key of the level's start position."""
+        return self.key_of(self.level.boxes, self.level.player)
+
+    def render(self, key: np.ndarray) -> str:
+        """The position in XSB (the normalised player cell under pushes)."""
+        boxes, player = self.position_of(key)
+        return format_xsb(self.level, boxes, player, title=False).rstrip("\n")
+
+    # -- solutions --------------------------------------------------------
+
+    def check_solution(self, move_codes: Sequence[int]) -> tuple[list[Step], int]:
+        """Rebuild the walks between the pushes (shortest walks, by BFS),
+        then replay the whole LURD string with the independent checker of
+        :mod:`.reference`; returns the steps (one per push, its text the
+        walk and the push, e.g. ``"llUR"`` gives ``"llU"`` and ``"R"``) and
+        the cost in this puzzle's metric."""
+        level = self.level
+        boxes = set(level.boxes)
+        player = level.player
+        steps = []
+        for number, code in enumerate(move_codes, start=1):
+            box, d = divmod(int(code), MOVE_BASE)
+            delta = level.delta(_LURD[d])
+            if box not in boxes:
+                raise IllegalMoveError(f"push {number}: no box at row "
+                                       f"{box // level.width + 1}, column {box % level.width + 1}")
+            walk = shortest_walk(level, player, box - delta, boxes)
+            if walk is None:
+                raise IllegalMoveError(f"push {number}: the player cannot reach the cell "
+                                       f"behind the box at row {box // level.width + 1}, "
+                                       f"column {box % level.width + 1}")
+            text = walk + _LURD[d].upper()
+            steps.append(Step(int(code), 1 if self.metric == "pushes" else len(text), text))
+            boxes.remove(box)
+            boxes.add(box + delta)
+            player = box
+        lurd = "".join(s.text for s in steps)
+        pushes, n_steps = replay_check(level, lurd)
+        if pushes != len(steps):
+            raise IllegalMoveError(f"the replay counts {pushes} pushes, not {len(steps)}")
+        return steps, pushes if self.metric == "pushes" else n_steps
+
+    @staticmethod
+    def solution_fields(result) -> dict[str, Any]:
+        """``pushes``, ``steps`` and ``lurd`` of a result (None if unsolved)."""
+        if not result.steps and result.cost is None:
+            return {"pushes": None, "steps": None, "lurd": None}
+        lurd = "".join(s.text for s in result.steps)
+        return {"pushes": sum(ch.isupper() for ch in lurd), "steps": len(lurd), "lurd": lurd}
+
+    # -- command line -----------------------------------------------------
+
+    def solve_command(self, args) -> int:
+        """``pdbsearch solve LEVEL``: solve, print (text or ``--json`` with
+        ``pushes``, ``steps`` and ``lurd``), and return the exit code."""
+        from ..cli import _limits, _status_exit
+        from ..search import solve
+
+        algo = "wastar" if args.weight is not None and args.algo in ("astar", "wastar") else args.algo
+        weight = args.weight if args.weight is not None else 1.0
+        progress = not (args.quiet or args.json) and sys.stderr.isatty()
+        result = solve(self, algo, weight, _limits(args), progress=progress)
+        if args.json:
+            print(json.dumps({**result.to_json(), **self.solution_fields(result)}))
+        elif args.quiet:
+            print(result.cost if result.cost is not None else result.status.value)
+        else:
+            print(format_sokoban_result(self, result, args.boards))
+        return _status_exit(result)
+
+    def describe(self) -> str:
+        """One line naming the instance."""
+        lv = self.level
+        title = f" {lv.title!r}" if lv.title else ""
+        return (f"sokoban{title} {lv.width}x{lv.height}, {len(lv.boxes)} boxes, "
+                f"{self.metric} metric, heuristic {self.heuristic_name}, "
+                f"rules {self.rules.describe()}")
+
+
+def shortest_walk(level: Level, start: int, goal: int, boxes) -> str | None:
+    """Lower-case LURD of a shortest walk from ``start`` to ``goal`` that
+    avoids walls and ``boxes``, or None if there is none."""
+    if not level.is_floor(goal) or goal in boxes:
+        return None
+    came: dict[int, tuple[int, int] | None] = {start: None}
+    todo = deque([start])
+    while todo and goal not in came:
+        c = todo.popleft()
+        for k, ch in enumerate(_LURD):
+            n = c + level.delta(ch)
+            if n not in came and level.is_floor(n) and n not in boxes:
+                came[n] = (c, k)
+                todo.append(n)
+    if goal not in came:
+        return None
+    path = []
+    while came[goal] is not None:
+        goal, k = came[goal]
+        path.append(_LURD[k])
+    return "".join(reversed(path))
+
+
+def format_sokoban_result(puzzle: SokobanPuzzle, result, show_boards: bool = False) -> str:
+    """The human-readable report of one Sokoban search."""
+    from ..search import Status
+    lines = [puzzle.describe()]
+    algo = result.algo + (f" (weight {result.weight:g})" if result.algo == "wastar" else "")
+    if result.status is Status.SOLVED:
+        if result.optimal:
+            quality = {"pushes": "push-optimal", "moves": "move-optimal"}[puzzle.metric]
+        elif result.bound is not None:
+            quality = f"at most {result.bound:g} x optimal"
+        else:
+            quality = "no optimality guarantee"
+        sol = puzzle.solution_fields(result)
+        lines.append(f"solved by {algo}: {sol['pushes']} pushes, {sol['steps']} steps ({quality})")
+    elif result.status is Status.UNSOLVABLE:
+        lines.append(f"proved unsolvable by {algo}: every reachable position was searched")
+    else:
+        bound = (f"; the optimum is at least {result.lower_bound:g} {puzzle.metric}"
+                 if result.lower_bound is not None else "")
+        lines.append(f"stopped by the {result.stop_reason} limit ({algo}){bound}")
+    lines.append(f"expanded {result.expanded:,}, generated {result.generated:,}, "
+                 f"stored {result.stored:,} positions, {result.memory_bytes / 2**20:.1f} MiB; "
+                 f"search {result.seconds:.3f} s, compile/load {result.compile_seconds:.2f} s")
+    if result.status is Status.SOLVED:
+        if show_boards:
+            for i, key in enumerate(result.path_keys):
+                lines.append("")
+                lines.append("start" if i == 0 else f"{i}. {result.steps[i - 1].text}")
+                lines.append(puzzle.render(key))
+        lines.append("lurd: " + "".join(s.text for s in result.steps))
+    return "\n".join(lines)

@@ -1,0 +1,115 @@
+"""The generic engines on seeded random small Hakoiri boards."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdbsearch.errors import PdbsearchError
+from pdbsearch.hakoiri import HakoiriPuzzle, parse_board
+from pdbsearch.hakoiri.board import METRICS
+from pdbsearch.hakoiri.generator import Recipe, random_board
+from pdbsearch.search import ALGORITHMS, Limits, Status, explore, solve
+
+
+def small_board(seed: int):
+    rng = random.Random(seed)
+    w, h = rng.randint(3, 5), rng.randint(3, 5)
+    empty = rng.randint(1, 3)
+    rest = w * h - 4 - empty
+    return random_board(Recipe(w, h, rng.randint(0, rest // 4), rng.randint(0, rest // 6),
+                               empty, square="random"), rng)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), metric=st.sampled_from(METRICS))
+def test_optimal_searches_agree(seed, metric):
+    board = small_board(seed)
+    bfs = solve(HakoiriPuzzle(board, metric, "zero"), "bfs")
+    for algo in ("astar", "idastar"):
+        other = solve(HakoiriPuzzle(board, metric, "simple"), algo)
+        assert other.status is bfs.status
+        assert other.cost == bfs.cost
+        if bfs.status is Status.SOLVED:
+            assert other.optimal
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**9), metric=st.sampled_from(METRICS),
+       weight=st.sampled_from([1.5, 2.0, 5.0]))
+def test_weighted_astar_within_bound(seed, metric, weight):
+    board = small_board(seed)
+    opt = solve(HakoiriPuzzle(board, metric, "zero"), "bfs")
+    result = solve(HakoiriPuzzle(board, metric, "simple"), "wastar", weight)
+    assert result.status is opt.status
+    if opt.status is Status.SOLVED:
+        assert opt.cost <= result.cost <= weight * opt.cost
+        assert result.bound == weight
+
+
+# One empty cell: the 2x2 can never move (it needs two empty cells in a line).
+STUCK = "exit: 0 1\nAAB\nAAC\nDE.\n"
+
+
+@pytest.mark.parametrize("algo", list(ALGORITHMS))
+def test_unsolvable_is_proved(algo):
+    result = solve(HakoiriPuzzle(parse_board(STUCK), "straight", "simple"), algo)
+    assert result.status is Status.UNSOLVABLE
+    assert result.cost is None and result.steps == []
+
+
+def test_start_at_goal_costs_nothing():
+    board = parse_board("exit: 0 0\nAAB\nAAC\nDE.\n")
+    result = solve(HakoiriPuzzle(board, "unit", "simple"), "astar")
+    assert result.status is Status.SOLVED and result.cost == 0 and result.optimal
+
+
+@pytest.mark.parametrize("algo", list(ALGORITHMS))
+def test_node_limit_stops_cleanly(classic_board, algo):
+    result = solve(HakoiriPuzzle(classic_board, "unit", "simple"), algo,
+                   limits=Limits(nodes=500))
+    assert result.status is Status.LIMIT
+    assert result.stop_reason == "nodes"
+    assert result.expanded == 500
+    assert result.generated > 0
+    if algo in ("astar", "idastar"):
+        assert 0 < result.lower_bound <= 116  # a proven bound on the known optimum
+
+
+@pytest.mark.parametrize("algo", ["bfs", "astar"])
+def test_memory_limit_stops_cleanly(algo):
+    board = parse_board(open_board_8x8())
+    result = solve(HakoiriPuzzle(board, "unit", "zero"), algo, limits=Limits(memory_mb=1))
+    assert result.status is Status.LIMIT
+    assert result.stop_reason == "memory"
+    assert result.memory_bytes <= 1 << 20
+
+
+def test_time_limit_stops_cleanly():
+    board = parse_board(open_board_8x8())
+    result = solve(HakoiriPuzzle(board, "unit", "zero"), "bfs", limits=Limits(time_seconds=0.3))
+    assert result.status is Status.LIMIT and result.stop_reason == "time"
+    assert result.seconds < 3
+
+
+def open_board_8x8() -> str:
+    """An 8x8 board of 1x1 pieces and 12 empty cells, the 2x2 in a corner,
+    the exit in the other: far too many states to finish quickly."""
+    rows = ["AAbcdefg", "AAhijklm", "nopqrstu", "vwxyzBCD", "EFGHIJKL", "MNOPQRST",
+            "UVWX....", "........"]
+    return "exit: 6 6\n" + "\n".join(rows)
+
+
+def test_explore_counts_states():
+    # 3x3 with a 2x2 and 5 empty cells: the 2x2 has 4 places, nothing else.
+    board = parse_board("exit: 1 1\nAA.\nAA.\n...\n")
+    assert explore(HakoiriPuzzle(board, "unit", "zero")).stored == 4
+
+
+def test_bad_arguments_are_clear(classic_board):
+    puzzle = HakoiriPuzzle(classic_board, "unit", "simple")
+    with pytest.raises(PdbsearchError, match="unknown algorithm"):
+        solve(puzzle, "dfs")
+    with pytest.raises(PdbsearchError, match="weight"):
+        solve(puzzle, "wastar", 0.5)

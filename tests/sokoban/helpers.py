@@ -1,0 +1,102 @@
+"""Shared helpers of the Sokoban solver tests: level files, a plain-Python
+successor function (the second opinion on the kernels), kernel calls."""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pdbsearch.search.common import expand_into, successor_buffers
+from pdbsearch.sokoban import Level, load_levels, parse_xsb_collection
+
+LEVELS = Path(__file__).resolve().parents[2].parent / "shared" / "levels"
+PUSH = LEVELS / "push"
+MICROBAN = LEVELS / "sokoban" / "microban.txt"
+
+#: Microban levels whose push- and move-optimal BFS take well under a second.
+SMALL_MICROBAN = (1, 2, 3, 4, 5, 7, 9, 12, 14, 17, 21, 25)
+
+
+def need(path: Path) -> Path:
+    """Skip the test when the shared level files are absent."""
+    if not path.exists():
+        pytest.skip(f"shared level file {path} is absent")
+    return path
+
+
+_cache: dict[Path, list[Level]] = {}
+
+
+def microban(number: int) -> Level:
+    """Microban level ``number`` (1-based)."""
+    path = need(MICROBAN)
+    if path not in _cache:
+        _cache[path] = load_levels(path)
+    return _cache[path][number - 1]
+
+
+def xsb(text: str) -> Level:
+    """The first level of an XSB text."""
+    return parse_xsb_collection(text)[0]
+
+
+def walk_distances(level: Level, player: int, boxes) -> dict[int, int]:
+    """Steps from ``player`` to every cell it can walk to."""
+    dist = {player: 0}
+    todo = deque([player])
+    while todo:
+        c = todo.popleft()
+        for n in level.neighbors(c):
+            if n not in boxes and n not in dist:
+                dist[n] = dist[c] + 1
+                todo.append(n)
+    return dist
+
+
+def python_successors(level: Level, boxes, player: int, metric: str,
+                      dead=frozenset()) -> set[tuple]:
+    """Every push from a position, as ``(boxes, player, cost, code)``: the
+    plain-Python definition the kernels must agree with (no pruning other
+    than never pushing onto ``dead`` cells)."""
+    boxes = frozenset(boxes)
+    reach = walk_distances(level, player, boxes)
+    out = set()
+    for box in boxes:
+        for k, ch in enumerate("lurd"):
+            d = level.delta(ch)
+            target = box + d
+            if (box - d not in reach or target in boxes or target in dead
+                    or not level.is_floor(target)):
+                continue
+            new_boxes = (boxes - {box}) | {target}
+            if metric == "pushes":
+                out.add((new_boxes, level.normalized_player(box, new_boxes), 1, box * 4 + k))
+            else:
+                out.add((new_boxes, box, reach[box - d] + 1, box * 4 + k))
+    return out
+
+
+def kernel_successors(puzzle, boxes, player: int) -> set[tuple]:
+    """The kernel's successors of a position, in the same form."""
+    keys, costs, moves = successor_buffers(puzzle)
+    n = expand_into(puzzle.params, puzzle.key_of(boxes, player), keys, costs, moves)
+    out = set()
+    for i in range(n):
+        new_boxes, new_player = puzzle.position_of(keys[i])
+        out.add((new_boxes, new_player, int(costs[i]), int(moves[i])))
+    return out
+
+
+def random_position(level: Level, rng: np.random.Generator,
+                    avoid=frozenset()) -> tuple[frozenset[int], int]:
+    """Random boxes (as many as the level has, none on ``avoid``) and a
+    random player, all on playable cells."""
+    cells = sorted(level.playable_cells())
+    box_cells = [c for c in cells if c not in avoid]
+    boxes = frozenset(box_cells[i] for i in rng.choice(len(box_cells), size=len(level.boxes),
+                                                       replace=False))
+    free = [c for c in cells if c not in boxes]
+    return boxes, free[rng.integers(len(free))]

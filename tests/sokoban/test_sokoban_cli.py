@@ -1,0 +1,201 @@
+"""The Sokoban command line: solve (XSB, Push!!, --json), errors, levels."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from pdbsearch.cli import main
+from pdbsearch.search.result import SearchResult, Status
+from pdbsearch.sokoban import check_solution, load_levels
+
+from .helpers import MICROBAN, PUSH, need
+
+UNSOLVABLE_PUSH = """\
+3 3
+2 0 0
+0 4 0
+0 0 3
+4 3
+0 2 0 0
+0 4 0 0
+0 0 3 0
+5 5
+0 0 0 0 0
+4 2 0 1 1
+0 1 0 0 0
+1 0 0 0 3
+1 0 0 0 0
+0 0
+"""
+
+SMALL_COLLECTION = """\
+; two levels and an unsolvable one
+; 1
+#######
+#@ $ .#
+#######
+
+; 2
+; Title: Stuck
+######
+#@$  #
+#   .#
+######
+
+; 3
+####
+#@$.#
+#####
+"""
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_push_sample_answers_five(capsys):
+    code, out, _ = run(capsys, "solve", "--format", "push",
+                       str(need(PUSH / "sample_map1_only.in")))
+    assert code == 0
+    assert out.split() == (PUSH / "sample_map1_only.out").read_text().split() == ["5"]
+
+
+def test_unsolvable_push_maps_answer_minus_one(capsys, tmp_path):
+    path = tmp_path / "maps.in"
+    path.write_text(UNSOLVABLE_PUSH)
+    code, out, _ = run(capsys, "solve", "--format", "push", str(path))
+    assert code == 0
+    assert out.split() == ["-1", "-1", "5"]
+    code, out, _ = run(capsys, "solve", str(path), "--json")   # format detected
+    rows = json.loads(out)
+    assert [r["answer"] for r in rows] == [-1, -1, 5]
+    assert rows[2]["pushes"] == 5 and rows[0]["status"] == "unsolvable"
+
+
+def test_solve_json_has_the_hakoiri_keys_plus_pushes_steps_lurd(capsys):
+    code, out, _ = run(capsys, "solve", str(need(MICROBAN)), "--level", "3", "--json")
+    assert code == 0
+    data = json.loads(out)
+    base = SearchResult(Status.SOLVED, "astar", 1.0, "sokoban", "pushes", "matching").to_json()
+    assert set(data) == set(base) | {"pushes", "steps", "lurd"}
+    level = load_levels(MICROBAN)[2]
+    assert check_solution(level, data["lurd"]) == (data["pushes"], data["steps"])
+    assert data["cost"] == data["pushes"] == 13 and data["optimal"]
+
+
+def test_solve_text_output_and_rule_switches(capsys):
+    code, out, _ = run(capsys, "solve", str(need(MICROBAN)), "--level", "2", "--metric",
+                       "moves", "--no-freeze", "--no-corral", "--no-tunnels",
+                       "--no-dead-squares")
+    assert code == 0
+    assert "move-optimal" in out and "rules none" in out
+    assert "lurd: " in out
+
+
+def test_level_by_title_and_unsolvable_exit_code(capsys, tmp_path):
+    path = tmp_path / "set.xsb"
+    path.write_text(SMALL_COLLECTION)
+    code, out, _ = run(capsys, "solve", str(path), "--level", "Stuck", "--quiet")
+    assert code == 4 and out.strip() == "unsolvable"
+    code, out, _ = run(capsys, "solve", str(path), "--level", "1", "--quiet")
+    assert code == 0 and out.strip() == "2"
+
+
+@pytest.mark.parametrize("text, line", [
+    ("#####\n#@$.#\n#X  #\n#####\n", 3),          # unknown character
+    ("#####\n#@$ #\n#   #\n#####\n", 1),          # one box, no goal
+    ("#####\n#@$.#\n# @ #\n#####\n", 3),          # two players
+])
+def test_bad_level_file_is_one_line_with_file_and_line(capsys, tmp_path, text, line):
+    path = tmp_path / "bad.xsb"
+    path.write_text(text)
+    code, out, err = run(capsys, "solve", str(path))
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert f"{path}:{line}" in lines[0]
+
+
+def test_missing_file_and_bad_level_number(capsys, tmp_path):
+    code, _, err = run(capsys, "solve", str(tmp_path / "none.xsb"), "--domain", "sokoban")
+    assert code == 2 and "none.xsb" in err and len(err.strip().splitlines()) == 1
+    path = tmp_path / "set.xsb"
+    path.write_text(SMALL_COLLECTION)
+    code, _, err = run(capsys, "solve", str(path), "--level", "9")
+    assert code == 2 and "level 9 does not exist" in err
+
+
+def test_levels_command_writes_json_and_csv(capsys, tmp_path):
+    path = tmp_path / "set.xsb"
+    path.write_text(SMALL_COLLECTION)
+    out_json, out_csv = tmp_path / "run.json", tmp_path / "run.csv"
+    code, out, err = run(capsys, "levels", str(path), "--time-limit", "20", "--jobs", "2",
+                         "--json", str(out_json), "--csv", str(out_csv))
+    assert code == 4   # one level proved unsolvable, none unfinished
+    assert "solved 2/3 (proven optimal 2, proved unsolvable 1, unfinished 0)" in out
+    data = json.loads(out_json.read_text())
+    assert [lv["status"] for lv in data["levels"]] == ["solved", "unsolvable", "solved"]
+    assert data["levels"][1]["title"] == "Stuck"
+    assert data["summary"]["solved"] == 2 and data["options"]["time_limit"] == 20.0
+    rows = list(csv.DictReader(out_csv.open()))
+    assert [r["pushes"] for r in rows] == ["2", "", "1"]
+    assert "level" in err   # the progress bar counts levels on stderr
+
+
+def test_levels_kills_a_level_past_its_limit(tmp_path):
+    from pdbsearch.sokoban.collection import RunOptions, run_levels
+    levels = load_levels(need(MICROBAN))
+    # Level 144 takes minutes; a zero grace makes the parent kill it as soon
+    # as its 0.3 s limit has passed, unless the child stops by itself first.
+    records, interrupted = run_levels([levels[143]], RunOptions(time_limit=0.3, grace=0.0),
+                                      progress=False)
+    assert not interrupted
+    assert records[0].status in ("killed", "limit")
+    assert not records[0].solved
+
+
+def test_levels_ctrl_c_keeps_what_was_solved(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+
+    levels = need(MICROBAN).read_text().split("\n\n")
+    # Level 3 is solved at once; level 144 takes minutes.
+    easy = next(block for block in levels if block.lstrip().startswith("; 3\n"))
+    hard = next(block for block in levels if block.lstrip().startswith("; 144\n"))
+    path = tmp_path / "two.xsb"
+    path.write_text(easy + "\n\n" + hard + "\n")
+    out_json = tmp_path / "run.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pdbsearch", "levels", str(path), "--json", str(out_json)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "100"})
+    first_done = threading.Event()
+
+    def watch():
+        seen = b""
+        while chunk := proc.stderr.read1(256):
+            seen += chunk
+            if b"1/2" in seen:
+                first_done.set()
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        assert first_done.wait(120), "the first level never finished"
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 3
+    data = json.loads(out_json.read_text())
+    assert data["interrupted"] is True
+    # Level 2 was running (interrupted) or about to start (not run).
+    assert data["levels"][0]["status"] == "solved"
+    assert data["levels"][1]["status"] in ("interrupted", "not run")
+    assert b"solved 1/2" in out

@@ -1,0 +1,82 @@
+"""The jitted Sokoban kernels against plain-Python definitions: key layout,
+successors on random positions (both metrics), goal test, dead squares."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pdbsearch.search.common import evaluate_is_goal
+from pdbsearch.sokoban import dead_squares
+from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
+
+from .helpers import (kernel_successors, microban, python_successors,
+                      random_position)
+
+NO_RULES = Rules(dead_squares=False, freeze=False, corral=False, tunnels=False)
+DEAD_ONLY = Rules(dead_squares=True, freeze=False, corral=False, tunnels=False)
+#: a spread of Microban levels: small, big, many boxes, wide (155 needs 3 words)
+LEVELS = (1, 6, 36, 93, 107, 144, 155)
+
+
+@pytest.mark.parametrize("number", LEVELS)
+@pytest.mark.parametrize("metric", ["pushes", "moves"])
+def test_successors_match_python_on_random_positions(number, metric):
+    level = microban(number)
+    rng = np.random.default_rng(number)
+    bare = SokobanPuzzle(level, metric, "zero", NO_RULES)
+    dead_rule = SokobanPuzzle(level, metric, "zero", DEAD_ONLY)
+    dead = dead_rule.dead_squares
+    for _ in range(25):
+        boxes, player = random_position(level, rng)
+        assert kernel_successors(bare, boxes, player) == \
+            python_successors(level, boxes, player, metric)
+        boxes, player = random_position(level, rng, avoid=dead)
+        assert kernel_successors(dead_rule, boxes, player) == \
+            python_successors(level, boxes, player, metric, dead)
+
+
+@pytest.mark.parametrize("number", LEVELS)
+def test_key_round_trip_and_goal_test(number):
+    level = microban(number)
+    puzzle = SokobanPuzzle(level)
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        boxes, player = random_position(level, rng, avoid=puzzle.dead_squares)
+        key = puzzle.key_of(boxes, player)
+        assert key.shape == (puzzle.key_words,)
+        got_boxes, got_player = puzzle.position_of(key)
+        assert got_boxes == boxes
+        assert got_player == level.normalized_player(player, boxes)
+        assert not evaluate_is_goal(puzzle.params, key) or boxes == level.goals
+    goal_key = puzzle.key_of(level.goals, min(level.playable_cells() - level.goals))
+    assert evaluate_is_goal(puzzle.params, goal_key)
+
+
+def test_moves_metric_keeps_the_exact_player_cell():
+    level = microban(1)
+    puzzle = SokobanPuzzle(level, "moves")
+    cells = sorted(level.reachable())
+    keys = {puzzle.key_of(level.boxes, c).tobytes() for c in cells}
+    assert len(keys) == len(cells)
+    pushes = SokobanPuzzle(level, "pushes")
+    assert len({pushes.key_of(level.boxes, c).tobytes() for c in cells}) == 1
+
+
+def test_dead_squares_equal_the_reference_on_all_microban():
+    for number in range(1, 156):
+        level = microban(number)
+        puzzle = SokobanPuzzle(level)
+        reference = {int(c) for c in np.flatnonzero(dead_squares(level))}
+        playable = level.playable_cells()
+        assert puzzle.dead_squares & playable == reference & playable, number
+
+
+def test_max_successors_and_move_codes():
+    level = microban(6)
+    puzzle = SokobanPuzzle(level, rules=NO_RULES)
+    assert puzzle.max_successors == 4 * len(level.boxes)
+    for boxes, _, cost, code in kernel_successors(puzzle, level.boxes, level.player):
+        box, direction = divmod(code, 4)
+        assert box in level.boxes and 0 <= direction < 4 and cost == 1
+        assert box + level.delta("lurd"[direction]) in boxes
