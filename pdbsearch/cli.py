@@ -77,13 +77,23 @@ def add_puzzle_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metric", default=None,
                         help="move metric: hakoiri unit|straight|free (default straight)")
     parser.add_argument("--heuristic", default=None,
-                        help="heuristic: hakoiri zero|simple (default simple); "
+                        help="heuristic: hakoiri zero|simple|pdb (default pdb); "
                              "sokoban zero|simple|matching (default matching)")
+    add_pdb_options(parser)
     parser.add_argument("--level", default=None, metavar="N|TITLE",
                         help="sokoban: which level of a collection (1-based number or title; "
                              "default 1)")
     parser.add_argument("--format", default=None, choices=["xsb", "push", "seed002"],
                         help="sokoban: file format (default: detected)")
+
+
+def add_pdb_options(parser: argparse.ArgumentParser) -> None:
+    """Where pattern databases are found, built and saved."""
+    parser.add_argument("--db-dir", default=None, metavar="DIR",
+                        help="folder of pattern databases (default: $PDBSEARCH_DB_DIR, "
+                             "else ./databases); a missing one is built there")
+    parser.add_argument("--pdb", default=None, metavar="FILE",
+                        help="use this PDB file (refused if made for another board or metric)")
 
 
 def _limits(args):
@@ -150,6 +160,7 @@ def cmd_solve(args) -> int:
     """``pdbsearch solve``: solve one puzzle and print the solution and figures."""
     from .search import solve
 
+    args.progress = not (args.quiet or args.json) and sys.stderr.isatty()
     puzzle = _load(args)
     if hasattr(puzzle, "solve_command"):
         # A domain may answer the command itself (e.g. Push!! files hold many maps).
@@ -189,6 +200,90 @@ def cmd_generate(args) -> int:
         if not args.quiet:
             print(f"{path}: {note}")
     return EXIT_OK
+
+
+def cmd_build(args) -> int:
+    """``pdbsearch build``: build (or rebuild) a relaxed Hakoiri PDB."""
+    from .hakoiri.database import build_relaxed, pdb_filename, relaxed_spec
+    from .hakoiri.fileformat import load_board
+    from .pdb.store import default_db_dir, histogram, save_pdb
+
+    metric = args.metric or "straight"
+    if metric not in ("unit", "straight", "free"):
+        raise PdbsearchError(f"unknown metric {metric!r}; choose from unit, straight, free")
+    if Path(args.target).exists():
+        board = load_board(args.target)
+        width, height, exit_xy = board.width, board.height, board.exit
+        n_empty = len(board.empty_cells())
+    else:
+        try:
+            width, height = _size(args.target)
+        except PdbsearchError:
+            raise PdbsearchError(f"{args.target}: no such board file, and not a size like "
+                                 f"8x20") from None
+        if not (2 <= width <= 64 and 2 <= height <= 64):
+            raise PdbsearchError("board sides must be from 2 to 64")
+        exit_xy = ((width - 2) // 2, height - 2) if args.exit == "bottom" else \
+            tuple(int(v) for v in args.exit.replace(",", " ").split())
+        if len(exit_xy) != 2 or not (0 <= exit_xy[0] <= width - 2 and 0 <= exit_xy[1] <= height - 2):
+            raise PdbsearchError(f"the 2x2 cannot stand at the exit {args.exit} on {width}x{height}")
+        n_empty = args.empty
+        if n_empty < 1 or n_empty > width * height - 4:
+            raise PdbsearchError(f"empty cells must be from 1 to {width * height - 4}")
+    spec = relaxed_spec(width, height, exit_xy, n_empty, metric)
+    out = Path(args.out) if args.out else (Path(args.db_dir) if args.db_dir else
+                                           default_db_dir()) / pdb_filename(spec)
+    progress = not args.quiet and sys.stderr.isatty()
+    table, seconds, compile_seconds = build_relaxed(spec, progress)
+    save_pdb(out, table, spec, seconds)
+    if not args.quiet:
+        hist = histogram(table)
+        reachable = table[table != 255]
+        print(f"relaxed PDB {width}x{height}, exit {exit_xy[0]},{exit_xy[1]}, "
+              f"{n_empty} empty cells, {metric} metric")
+        print(f"entries {table.shape[0]:,} ({(width - 1) * (height - 1)} positions of the 2x2 x "
+              f"C({width * height - 4},{n_empty})), {table.nbytes:,} bytes (1 byte each)")
+        print(f"maximum {int(reachable.max()) if reachable.size else 0}, "
+              f"unreachable {int(hist[255]):,}")
+        print("histogram: " + ", ".join(f"{v}:{int(c)}" for v, c in enumerate(hist[:255]) if c))
+        print(f"built in {seconds:.3f} s (compile/load {compile_seconds:.2f} s); saved to {out}")
+    return EXIT_OK
+
+
+def _weights(text: str) -> list[float]:
+    try:
+        values = [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise PdbsearchError(f"bad weights {text!r}: expected numbers like 1,2,3.5") from None
+    if not values or any(not v >= 1 for v in values):
+        raise PdbsearchError(f"bad weights {text!r}: each must be a number >= 1")
+    return values
+
+
+def cmd_compare(args) -> int:
+    """``pdbsearch compare``: weighted A* over a list of weights, as a table."""
+    from .compare import compare_weights, format_table, plot_runs
+    from .search import Status
+
+    weights = _weights(args.weights)
+    args.progress = not (args.quiet or args.json) and sys.stderr.isatty()
+    puzzle = _load(args)
+    runs = compare_weights(puzzle, weights, _limits(args), known_optimum=args.optimum,
+                           progress=args.progress,
+                           on_run=None if (args.json or args.quiet) else
+                           (lambda r: print(f"alpha {r.weight:g}: {r.status.value} "
+                                            f"{r.cost if r.cost is not None else ''}",
+                                            file=sys.stderr)))
+    if args.json:
+        print(json.dumps([r.to_json() for r in runs]))
+    elif not args.quiet:
+        print(puzzle.describe())
+        print(format_table(runs, args.optimum))
+    if args.plot:
+        plot_runs(runs, args.plot, title=puzzle.describe())
+        if not (args.json or args.quiet):
+            print(f"plot saved to {args.plot}")
+    return EXIT_OK if any(r.status is Status.SOLVED for r in runs) else EXIT_LIMIT
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -243,6 +338,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prefix", default="random_", help="file name prefix")
     p.add_argument("--quiet", action="store_true", help="print nothing")
     p.set_defaults(run=cmd_generate)
+
+    p = sub.add_parser("build", help="build a relaxed Hakoiri PDB for a board or a geometry",
+                       description="Build the relaxed-problem pattern database of a board "
+                                   "file's geometry, or of a size like 8x20.")
+    p.add_argument("target", metavar="FILE|WxH", help="a board file, or a size like 8x20")
+    p.add_argument("--metric", default=None, help="unit, straight (default) or free")
+    p.add_argument("--empty", type=int, default=2, help="empty cells, with a size (default 2)")
+    p.add_argument("--exit", default="bottom", help="exit X,Y or bottom, with a size")
+    p.add_argument("--out", default=None, help="output file (default: the database folder)")
+    add_pdb_options(p)
+    p.add_argument("--quiet", action="store_true", help="print nothing")
+    p.set_defaults(run=cmd_build)
+
+    p = sub.add_parser("compare", help="weighted A* over several weights, as a table",
+                       description="Solve one puzzle with weighted A* for each weight and "
+                                   "print α, seconds, expanded, steps and steps / optimal.")
+    p.add_argument("file", nargs="?", metavar="FILE", help="puzzle file (default: classic)")
+    add_puzzle_options(p)
+    p.add_argument("--weights", default="1,2,3,5,7,9,11,13,15",
+                   help="comma-separated weights α >= 1 (default 1,2,3,5,7,9,11,13,15)")
+    p.add_argument("--time-limit", type=_positive_float, metavar="S", help="per run")
+    p.add_argument("--node-limit", type=_positive_int, metavar="N", help="per run")
+    p.add_argument("--memory-limit", type=_positive_int, metavar="MB", help="per run")
+    p.add_argument("--optimum", type=int, default=None,
+                   help="known optimal cost, for the ratio column when α = 1 is not run")
+    p.add_argument("--json", action="store_true", help="print a JSON list of the runs")
+    p.add_argument("--plot", metavar="PNG", help="draw time and steps against α (matplotlib)")
+    p.add_argument("--quiet", action="store_true", help="print nothing")
+    p.set_defaults(run=cmd_compare)
 
     from .sokoban.cli import add_sokoban_commands
     add_sokoban_commands(sub)

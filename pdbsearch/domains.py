@@ -33,8 +33,15 @@ def _load_hakoiri(path: str | None, args: argparse.Namespace) -> Puzzle:
 
     board = classic_board() if path is None else load_board(path)
     metric = args.metric or "straight"
-    heuristic = args.heuristic or "simple"
-    return HakoiriPuzzle(board, metric, heuristic)
+    heuristic = args.heuristic or "pdb"
+    table = None
+    if heuristic == "pdb":
+        from .hakoiri.database import obtain_pdb, relaxed_spec
+        spec = relaxed_spec(board.width, board.height, board.exit, len(board.empty_cells()),
+                            metric)
+        table = obtain_pdb(spec, getattr(args, "db_dir", None), getattr(args, "pdb", None),
+                           progress=getattr(args, "progress", False))
+    return HakoiriPuzzle(board, metric, heuristic, pdb=table)
 
 
 def _load_sokoban(path: str | None, args: argparse.Namespace) -> Puzzle:
@@ -44,7 +51,7 @@ def _load_sokoban(path: str | None, args: argparse.Namespace) -> Puzzle:
 
 DOMAINS: dict[str, Domain] = {
     "hakoiri": Domain("hakoiri", ("unit", "straight", "free"), "straight",
-                      ("zero", "simple"), "simple", _load_hakoiri),
+                      ("zero", "simple", "pdb"), "pdb", _load_hakoiri),
     "sokoban": Domain("sokoban", ("pushes", "moves"), "pushes",
                       ("zero", "simple", "matching"), "matching", _load_sokoban),
 }

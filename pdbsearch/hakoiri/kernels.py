@@ -43,7 +43,7 @@ class HakoiriParams(NamedTuple):
     n_empty: int           #: empty cells on the board (constant over play)
     pdb: np.ndarray        #: uint8 relaxed distances (empty when unused)
     pdb_binom: np.ndarray  #: int64 binomial table for ranking empty-cell sets
-    pdb_free_index: np.ndarray  #: int16 [square anchor, cell] -> rank among free cells (-1 covered)
+    pdb_free_index: np.ndarray  #: int16 [2×2 position, cell] -> index among free cells (-1 covered)
 
 
 @nb.njit(cache=True, inline="always")
@@ -243,13 +243,13 @@ def square_distance(metric, width, a, b):
 
 @nb.njit(cache=True)
 def pdb_rank(params, key):
-    """Index of the relaxed state of ``key`` in the pattern database:
-    (2×2 anchor) × C(free cells, empties) + rank of the empty-cell set among
-    the cells the 2×2 does not cover (combinatorial number system)."""
+    """Index of the relaxed state of ``key`` in the pattern database (see
+    :mod:`pdbsearch.hakoiri.relaxed`): 2×2 position × C(free cells, empties)
+    + rank of the empty cells among the cells the 2×2 does not cover."""
     width = params.width
     ncells = width * params.height
     square = find_square(width, ncells, key)
-    # Empty cells = cells covered by no piece; decode only coverage.
+    position = (square // width) * (width - 1) + square % width
     owner = np.empty(ncells, dtype=np.int32)
     shape_at = np.zeros(ncells, dtype=np.int8)
     decode(width, ncells, key, owner, shape_at)
@@ -260,9 +260,8 @@ def pdb_rank(params, key):
     for c in range(ncells):
         if owner[c] == -1:
             j += 1
-            rank += binom[free_index[square, c], j]
-    n_free = ncells - 4
-    return square * binom[n_free, params.n_empty] + rank
+            rank += binom[free_index[position, c], j]
+    return position * binom[ncells - 4, params.n_empty] + rank
 
 
 @nb.njit(cache=True)

@@ -87,7 +87,7 @@ class HakoiriPuzzle(Puzzle):
         if pdb is None:
             tables = (np.zeros(1, np.uint8), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int16))
         else:
-            from ..pdb.hakoiri import ranking_tables
+            from .relaxed import ranking_tables
             tables = (pdb,) + ranking_tables(board.width, board.height, n_empty)
         self.params = HakoiriParams(
             width=board.width, height=board.height,

@@ -1,0 +1,79 @@
+"""Comparing optimal and weighted runs: the α sweep of seed 003's Table 1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .errors import PdbsearchError
+from .puzzle import Puzzle
+from .search import Limits, SearchResult, Status, solve
+
+
+def compare_weights(puzzle: Puzzle, weights: Sequence[float], limits: Limits,
+                    known_optimum: int | None = None, progress: bool = False,
+                    on_run: Callable[[SearchResult], None] | None = None) -> list[SearchResult]:
+    """One weighted-A* run per weight (α = 1 is plain A*), each with ``limits``."""
+    runs = []
+    for weight in weights:
+        algo = "astar" if weight == 1.0 else "wastar"
+        result = solve(puzzle, algo, weight, limits, progress=progress)
+        runs.append(result)
+        if on_run is not None:
+            on_run(result)
+    return runs
+
+
+def optimum_of(runs: Sequence[SearchResult], known: int | None) -> int | None:
+    """The optimal cost: given, or proven by one of the runs."""
+    if known is not None:
+        return known
+    for r in runs:
+        if r.optimal:
+            return r.cost
+    return None
+
+
+def format_table(runs: Sequence[SearchResult], known_optimum: int | None = None) -> str:
+    """The table α | seconds | expanded | steps | steps / optimal."""
+    opt = optimum_of(runs, known_optimum)
+    rows = [("alpha", "seconds", "expanded", "steps", "steps/optimal")]
+    for r in runs:
+        solved = r.status is Status.SOLVED
+        rows.append((f"{r.weight:g}", f"{r.seconds:.3f}", f"{r.expanded:,}",
+                     str(r.cost) if solved else r.status.value + (f" ({r.stop_reason})"
+                                                                  if r.stop_reason else ""),
+                     f"{r.cost / opt:.3f}" if solved and opt else "-"))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    lines = [" | ".join(cell.rjust(w) for cell, w in zip(row, widths)) for row in rows]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    if opt is None:
+        lines.append("(optimum unknown: run alpha = 1 to completion, or give --optimum)")
+    return "\n".join(lines)
+
+
+def plot_runs(runs: Sequence[SearchResult], path: str | Path, title: str = "") -> None:
+    """Draw seconds and steps against α into a PNG (needs matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PdbsearchError("--plot needs matplotlib: pip install 'pdbsearch[plot]'") from None
+    from .io import atomic_write_bytes
+    import io
+
+    solved = [r for r in runs if r.status is Status.SOLVED]
+    fig, ax1 = plt.subplots(figsize=(7, 4))
+    ax1.plot([r.weight for r in runs], [r.seconds for r in runs], "o-", color="tab:blue")
+    ax1.set_xlabel("weight α")
+    ax1.set_ylabel("search seconds", color="tab:blue")
+    ax2 = ax1.twinx()
+    ax2.plot([r.weight for r in solved], [r.cost for r in solved], "s--", color="tab:red")
+    ax2.set_ylabel("solution steps", color="tab:red")
+    ax1.set_title(title)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=120)
+    plt.close(fig)
+    atomic_write_bytes(path, buffer.getvalue())

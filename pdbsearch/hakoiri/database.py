@@ -1,0 +1,69 @@
+"""The Hakoiri relaxed-problem PDB: naming, building, finding or building.
+
+One table serves every board of a geometry (size, exit, number of empty
+cells) under one metric.  Files are named by what they encode, e.g.
+``hakoiri-relaxed-8x20-exit3-18-empty2-straight.h5``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from ..errors import PdbFileError
+from ..pdb.builder import build_table
+from ..pdb.store import PdbSpec, default_db_dir, load_pdb, save_pdb
+from .relaxed import max_neighbours, relaxed_params, table_size, workspace_size
+
+
+def relaxed_spec(width: int, height: int, exit_xy: tuple[int, int], n_empty: int,
+                 metric: str) -> PdbSpec:
+    """The spec of the relaxed PDB of a geometry."""
+    return PdbSpec("hakoiri", "relaxed", metric,
+                   {"width": width, "height": height, "exit": [int(exit_xy[0]), int(exit_xy[1])],
+                    "empty": n_empty})
+
+
+def pdb_filename(spec: PdbSpec) -> str:
+    """The file name of a relaxed PDB."""
+    p = spec.parameters
+    return (f"hakoiri-relaxed-{p['width']}x{p['height']}-exit{p['exit'][0]}-{p['exit'][1]}"
+            f"-empty{p['empty']}-{spec.metric}.h5")
+
+
+def build_relaxed(spec: PdbSpec, progress: bool = False) -> tuple[np.ndarray, float, float]:
+    """Build the table of a spec; returns (table, seconds, compile seconds)."""
+    p = spec.parameters
+    params = relaxed_params(p["width"], p["height"], tuple(p["exit"]), p["empty"], spec.metric)
+    return build_table(params, table_size(params), max_neighbours(params),
+                       workspace_size(params), progress=progress,
+                       label=f"PDB {p['width']}x{p['height']} {spec.metric}")
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def obtain_pdb(spec: PdbSpec, db_dir: str | Path | None = None, pdb_path: str | Path | None = None,
+               progress: bool = False, log: Callable[[str], None] = _stderr) -> np.ndarray:
+    """The table of ``spec``: from ``pdb_path`` if given (refused if it does
+    not match), else from the database folder, else built and saved there."""
+    if pdb_path is not None:
+        table, _ = load_pdb(pdb_path, spec)
+        return table
+    folder = Path(db_dir) if db_dir is not None else default_db_dir()
+    path = folder / pdb_filename(spec)
+    if path.exists():
+        try:
+            table, _ = load_pdb(path, spec)
+            return table
+        except PdbFileError as exc:
+            log(f"pdbsearch: {exc}; rebuilding it")
+    log(f"pdbsearch: building the relaxed PDB {path} ...")
+    table, seconds, _ = build_relaxed(spec, progress)
+    save_pdb(path, table, spec, seconds)
+    log(f"pdbsearch: built {path}: {table.shape[0]:,} entries in {seconds:.2f} s")
+    return table

@@ -1,0 +1,145 @@
+"""The HDF5 store of pattern databases.
+
+A file holds one dataset, ``distances`` (uint8, one byte per entry), and
+attributes saying exactly what it is for: ``format_version``, ``domain``,
+``abstraction``, ``parameters`` (JSON: board size, exit, empty cells ...),
+``fingerprint`` (a hash of the parameters), ``metric``, ``entries``,
+``maximum``, ``histogram`` (entries per value, 255 = unreachable),
+``build_seconds``, ``package_version`` and ``sha256`` of the data.
+
+Files are written to a temporary file beside the target and renamed, so a
+crash never leaves a half-written database.  Loading checks the attributes
+against what the caller expects and verifies the checksum.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import PdbFileError
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class PdbSpec:
+    """What a table is for; files are found and checked by it."""
+
+    domain: str
+    abstraction: str
+    metric: str
+    parameters: dict[str, Any]
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of everything the table depends on."""
+        text = json.dumps([self.domain, self.abstraction, self.metric, self.parameters],
+                          sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def checksum(table: np.ndarray) -> str:
+    """SHA-256 of the table's bytes."""
+    return hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()
+
+
+def histogram(table: np.ndarray) -> np.ndarray:
+    """Entries per value 0..255."""
+    return np.bincount(table, minlength=256).astype(np.int64)
+
+
+def save_pdb(path: str | Path, table: np.ndarray, spec: PdbSpec, build_seconds: float) -> None:
+    """Write ``table`` and its metadata atomically to ``path``."""
+    import h5py
+
+    from .. import __version__
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    os.chmod(tmp, 0o644)  # mkstemp makes it private; a database is not a secret
+    try:
+        with h5py.File(tmp, "w") as f:
+            f.create_dataset("distances", data=table, dtype=np.uint8)
+            reachable = table[table != 255]
+            attrs = {
+                "format_version": FORMAT_VERSION,
+                "domain": spec.domain,
+                "abstraction": spec.abstraction,
+                "metric": spec.metric,
+                "parameters": json.dumps(spec.parameters, sort_keys=True),
+                "fingerprint": spec.fingerprint,
+                "entries": int(table.shape[0]),
+                "maximum": int(reachable.max()) if reachable.size else 0,
+                "histogram": histogram(table),
+                "build_seconds": float(build_seconds),
+                "package_version": __version__,
+                "sha256": checksum(table),
+            }
+            for name, value in attrs.items():
+                f.attrs[name] = value
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_attributes(path: str | Path) -> dict[str, Any]:
+    """The metadata of a PDB file (PdbFileError when it is not one)."""
+    import h5py
+
+    try:
+        with h5py.File(path, "r") as f:
+            attrs = {k: (v.item() if hasattr(v, "item") and np.ndim(v) == 0 else v)
+                     for k, v in f.attrs.items()}
+            if "distances" not in f:
+                raise PdbFileError(f"{path}: not a pdbsearch PDB (no 'distances' dataset)")
+    except FileNotFoundError:
+        raise PdbFileError(f"{path}: no such PDB file") from None
+    except OSError as exc:
+        raise PdbFileError(f"{path}: not a readable HDF5 file ({exc})") from None
+    for k, v in attrs.items():
+        if isinstance(v, bytes):
+            attrs[k] = v.decode()
+    return attrs
+
+
+def load_pdb(path: str | Path, expected: PdbSpec) -> tuple[np.ndarray, dict[str, Any]]:
+    """Load a table, refusing a file made for something else or corrupted."""
+    import h5py
+
+    attrs = read_attributes(path)
+    if attrs.get("format_version") != FORMAT_VERSION:
+        raise PdbFileError(f"{path}: format version {attrs.get('format_version')}, "
+                           f"this program reads {FORMAT_VERSION}; rebuild it")
+    for name in ("domain", "abstraction", "metric"):
+        if attrs.get(name) != getattr(expected, name):
+            raise PdbFileError(f"{path}: made for {name} {attrs.get(name)!r}, "
+                               f"not {getattr(expected, name)!r}")
+    params = json.loads(attrs.get("parameters", "{}"))
+    if params != json.loads(json.dumps(expected.parameters)):
+        raise PdbFileError(f"{path}: made for {params}, not for {expected.parameters}")
+    try:
+        with h5py.File(path, "r") as f:
+            table = np.asarray(f["distances"][...], dtype=np.uint8)
+    except OSError as exc:
+        raise PdbFileError(f"{path}: the data cannot be read ({exc}); rebuild it") from None
+    if table.shape[0] != attrs.get("entries") or checksum(table) != attrs.get("sha256"):
+        raise PdbFileError(f"{path}: the data do not match their checksum; the file is "
+                           f"corrupt, rebuild it")
+    return table, attrs
+
+
+def default_db_dir() -> Path:
+    """``$PDBSEARCH_DB_DIR``, else ``databases/`` in the current folder."""
+    env = os.environ.get("PDBSEARCH_DB_DIR")
+    return Path(env) if env else Path("databases")
