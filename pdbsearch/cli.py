@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -387,6 +388,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_LIMIT
     except BrokenPipeError:
         return EXIT_OK
+    except MemoryError:
+        print("pdbsearch: error: out of memory; lower --memory-limit or use a smaller "
+              "heuristic table", file=sys.stderr)
+        return EXIT_LIMIT
+    except Exception as exc:  # a bug: one line, the traceback only on request
+        if os.environ.get("PDBSEARCH_DEBUG"):
+            raise
+        print(f"pdbsearch: internal error: {type(exc).__name__}: {exc} (this is a bug; "
+              f"set PDBSEARCH_DEBUG=1 for the traceback and please report it)", file=sys.stderr)
+        return EXIT_BUG
 
 
 if __name__ == "__main__":

@@ -27,7 +27,8 @@ def test_solve_builtin_classic_json():
     assert REQUIRED_JSON_KEYS <= data.keys()
     assert data["status"] == "solved" and data["optimal"] and data["bound"] == 1.0
     assert data["cost"] == len(data["moves"]) == 116  # known optimum (design.md)
-    assert proc.stderr == ""  # no progress line with --json
+    # no progress line with --json; only the note that the PDB was built
+    assert all(line.startswith("pdbsearch: buil") for line in proc.stderr.splitlines())
 
 
 def test_solve_file_human_output(repo):
@@ -92,7 +93,7 @@ def test_ctrl_c_returns_figures(tmp_path):
     board = tmp_path / "open.txt"
     board.write_text(open_board_8x8())
     proc = subprocess.Popen([sys.executable, "-m", "pdbsearch", "solve", str(board), "--algo",
-                             "bfs", "--metric", "unit", "--json"], stdout=subprocess.PIPE,
+                             "bfs", "--metric", "unit", "--heuristic", "zero", "--json"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     time.sleep(6)  # past start-up and compilation, into the search
     proc.send_signal(signal.SIGINT)
@@ -117,3 +118,53 @@ def test_generate_writes_solvable_boards(tmp_path):
 def test_main_in_process_returns_code(capsys):
     assert main(["solve", "--quiet", "--metric", "free"]) == 0
     assert capsys.readouterr().out.strip() == "81"  # known optimum (design.md)
+
+
+def test_build_geometry_prints_figures_and_writes_file(tmp_path):
+    out = tmp_path / "t.h5"
+    proc = run("build", "5x6", "--metric", "unit", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "entries 6,500 (20 positions of the 2x2 x C(26,2))" in proc.stdout
+    assert "histogram:" in proc.stdout and out.exists()
+
+
+def test_solve_uses_and_reuses_the_pdb(tmp_path, repo):
+    env_dir = tmp_path / "db"
+    first = run("solve", "--json", "--db-dir", str(env_dir))
+    assert "building the relaxed PDB" in first.stderr
+    again = run("solve", "--json", "--db-dir", str(env_dir))
+    assert again.stderr == ""
+    data = json.loads(again.stdout)
+    assert data["heuristic"] == "pdb" and data["cost"] == 90 and data["optimal"]
+
+
+def test_oversized_pdb_is_refused_clearly(tmp_path):
+    from tests.search.test_engines import open_board_8x8
+    board = tmp_path / "open.txt"
+    board.write_text(open_board_8x8())
+    proc = run("solve", str(board))
+    assert proc.returncode == 2
+    assert "use --heuristic simple" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_pdb_for_another_board_is_refused(tmp_path):
+    out = tmp_path / "other.h5"
+    assert run("build", "5x6", "--out", str(out)).returncode == 0
+    proc = run("solve", "--pdb", str(out))
+    assert proc.returncode == 2
+    assert "made for" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_compare_table_json_and_plot(tmp_path):
+    proc = run("compare", "--weights", "1,2,5")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[1].split()[0] == "alpha"
+    assert any(l.split()[0] == "1" and l.split()[-1] == "1.000" for l in lines[3:])
+    runs = json.loads(run("compare", "--weights", "1,3", "--json").stdout)
+    assert [r["weight"] for r in runs] == [1, 3] and runs[0]["optimal"]
+    assert REQUIRED_JSON_KEYS <= runs[1].keys()
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "sweep.png"
+    assert run("compare", "--weights", "1,2", "--plot", str(png), "--quiet").returncode == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"

@@ -8,12 +8,14 @@ cells) under one metric.  Files are named by what they encode, e.g.
 from __future__ import annotations
 
 import sys
+from math import comb
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from ..errors import PdbFileError
+from ..errors import PdbFileError, PdbsearchError
+from ..search.result import default_memory_limit_mb
 from ..pdb.builder import build_table
 from ..pdb.store import PdbSpec, default_db_dir, load_pdb, save_pdb
 from .relaxed import max_neighbours, relaxed_params, table_size, workspace_size
@@ -35,8 +37,19 @@ def pdb_filename(spec: PdbSpec) -> str:
 
 
 def build_relaxed(spec: PdbSpec, progress: bool = False) -> tuple[np.ndarray, float, float]:
-    """Build the table of a spec; returns (table, seconds, compile seconds)."""
+    """Build the table of a spec; returns (table, seconds, compile seconds).
+
+    Refuses (PdbsearchError) a table larger than the default memory cap.
+    """
     p = spec.parameters
+    entries = ((p["width"] - 1) * (p["height"] - 1)
+               * comb(p["width"] * p["height"] - 4, p["empty"]))
+    cap = default_memory_limit_mb() << 20
+    if entries > cap:
+        raise PdbsearchError(
+            f"the relaxed PDB of a {p['width']}x{p['height']} board with {p['empty']} empty "
+            f"cells would have {entries:,} entries ({entries / 2**30:,.1f} GiB), more than "
+            f"the {cap >> 20:,} MiB allowed; use --heuristic simple")
     params = relaxed_params(p["width"], p["height"], tuple(p["exit"]), p["empty"], spec.metric)
     return build_table(params, table_size(params), max_neighbours(params),
                        workspace_size(params), progress=progress,

@@ -1,0 +1,147 @@
+"""Reproduce seed 003's comparisons on our boards; prints tables, writes JSON.
+
+    python scripts/experiments.py random6x7 [--count 100] [--time-limit 60]
+    python scripts/experiments.py optimal7x8 [--time-limit 600]
+    python scripts/experiments.py sweep [--weights 1,...] [--time-limit 60]
+
+(a) ``random6x7``: seeded random 6x7 boards (two empty cells, classic mix),
+    BFS against A*+PDB against IDA*+PDB; node and time ratios.
+(b) ``optimal7x8``: puzzles/hakoiri/paper_7x8.txt by A* and IDA* with the PDB.
+(c) ``sweep``: weighted A* over α on paper_8x20 and paper_10x20.
+Results go to bench-results/experiments-<name>.json (straight metric).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+from pathlib import Path
+
+import numba
+
+from pdbsearch.compare import compare_weights, format_table
+from pdbsearch.hakoiri import HakoiriPuzzle, load_board
+from pdbsearch.hakoiri.database import obtain_pdb, relaxed_spec
+from pdbsearch.hakoiri.generator import default_recipe, generate
+from pdbsearch.search import Limits, solve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def machine() -> dict:
+    """The machine the figures were measured on."""
+    import os
+    cpu = "unknown"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cores": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
+            "numba": numba.__version__}
+
+
+def pdb_for(board, metric="straight"):
+    """The relaxed PDB of a board's geometry (built once, then reused)."""
+    return obtain_pdb(relaxed_spec(board.width, board.height, board.exit,
+                                   len(board.empty_cells()), metric))
+
+
+def save(name: str, data) -> None:
+    """Write results JSON under bench-results/."""
+    out = ROOT / "bench-results" / f"experiments-{name}.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps({"machine": machine(), "results": data}, indent=1))
+    print(f"saved {out}")
+
+
+def random6x7(args) -> None:
+    """(a) BFS vs A*+PDB vs IDA*+PDB on seeded random 6x7 boards."""
+    recipe = default_recipe(6, 7, 2)
+    pdb = pdb_for(load_board(ROOT / "puzzles/hakoiri/paper_6x7.txt"))
+    boards = generate(recipe, args.count, args.seed, "straight", 2_000_000, "pdb", pdb)
+    limits = Limits(time_seconds=args.time_limit)
+    rows = []
+    for i, (board, _) in enumerate(boards, 1):
+        row = {}
+        for algo, heuristic in (("bfs", "zero"), ("astar", "pdb"), ("idastar", "pdb")):
+            r = solve(HakoiriPuzzle(board, "straight", heuristic, pdb=pdb), algo, limits=limits)
+            row[algo] = {"status": r.status.value, "cost": r.cost, "expanded": r.expanded,
+                         "seconds": r.seconds}
+        rows.append(row)
+        print(i, {a: (v["cost"], v["expanded"], round(v["seconds"], 3)) for a, v in row.items()},
+              flush=True)
+    done = [r for r in rows if all(v["status"] == "solved" for v in r.values())]
+    summary = {"boards": len(rows), "all_solved": len(done)}
+    for algo in ("astar", "idastar"):
+        summary[f"bfs_over_{algo}_nodes_mean"] = statistics.mean(
+            r["bfs"]["expanded"] / max(1, r[algo]["expanded"]) for r in done)
+        summary[f"bfs_over_{algo}_time_mean"] = statistics.mean(
+            r["bfs"]["seconds"] / max(1e-6, r[algo]["seconds"]) for r in done)
+        summary[f"bfs_over_{algo}_total_time"] = (sum(r["bfs"]["seconds"] for r in done)
+                                                  / sum(r[algo]["seconds"] for r in done))
+    summary["agree"] = all(r["bfs"]["cost"] == r["astar"]["cost"] == r["idastar"]["cost"]
+                           for r in done)
+    print(json.dumps(summary, indent=1))
+    save("random6x7", {"summary": summary, "runs": rows})
+
+
+def optimal7x8(args) -> None:
+    """(b) the 7x8 board solved optimally by A* and IDA*."""
+    board = load_board(ROOT / "puzzles/hakoiri/paper_7x8.txt")
+    pdb = pdb_for(board)
+    out = {}
+    for algo in ("astar", "idastar"):
+        r = solve(HakoiriPuzzle(board, "straight", "pdb", pdb=pdb), algo,
+                  limits=Limits(time_seconds=args.time_limit))
+        out[algo] = r.to_json() | {"moves": len(r.moves)}
+        print(algo, r.status.value, r.cost, f"{r.expanded:,} expanded", f"{r.seconds:.1f} s",
+              f"{r.memory_bytes / 2**20:.0f} MiB", flush=True)
+    save("optimal7x8", out)
+
+
+def sweep(args) -> None:
+    """(c) the α sweep on the 8x20 and 10x20 boards."""
+    weights = [float(w) for w in args.weights.split(",")]
+    out = {}
+    for name in ("paper_8x20", "paper_10x20"):
+        board = load_board(ROOT / f"puzzles/hakoiri/{name}.txt")
+        puzzle = HakoiriPuzzle(board, "straight", "pdb", pdb=pdb_for(board))
+        runs = compare_weights(puzzle, weights, Limits(time_seconds=args.time_limit,
+                                                       memory_mb=args.memory_limit))
+        print(name)
+        print(format_table(runs))
+        out[name] = [r.to_json() | {"moves": len(r.moves)} for r in runs]
+    save("sweep", out)
+
+
+def main() -> None:
+    """Command line of the experiments."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="which", required=True)
+    p = sub.add_parser("random6x7")
+    p.add_argument("--count", type=int, default=100)
+    p.add_argument("--seed", type=int, default=2015)
+    p.add_argument("--time-limit", type=float, default=60)
+    p.set_defaults(run=random6x7)
+    p = sub.add_parser("optimal7x8")
+    p.add_argument("--time-limit", type=float, default=600)
+    p.set_defaults(run=optimal7x8)
+    p = sub.add_parser("sweep")
+    p.add_argument("--weights", default="1,2,3,5,7,9,11,13,15")
+    p.add_argument("--time-limit", type=float, default=60)
+    p.add_argument("--memory-limit", type=int, default=6000)
+    p.set_defaults(run=sweep)
+    args = parser.parse_args()
+    t0 = time.time()
+    args.run(args)
+    print(f"total {time.time() - t0:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
