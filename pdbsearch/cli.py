@@ -60,12 +60,17 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
                         help="search algorithm (default: astar)")
     parser.add_argument("--weight", type=_weight, default=None, metavar="ALPHA",
                         help="weight α of h in weighted A* (f = g + α·h); implies --algo wastar")
+    add_limit_options(parser)
+
+
+def add_limit_options(parser: argparse.ArgumentParser, each: str = "") -> None:
+    """The time, node and memory limits of a search (``each`` qualifies them)."""
     parser.add_argument("--time-limit", type=_positive_float, metavar="S",
-                        help="stop after S seconds of search")
+                        help=f"stop after S seconds of search{each}")
     parser.add_argument("--node-limit", type=_positive_int, metavar="N",
-                        help="stop after N expanded nodes")
+                        help=f"stop after N expanded nodes{each}")
     parser.add_argument("--memory-limit", type=_positive_int, metavar="MB",
-                        help="stop before the search tables pass MB megabytes "
+                        help=f"stop before the search tables pass MB megabytes{each} "
                              "(default: half the RAM, at most 8 GiB)")
 
 
@@ -359,9 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_puzzle_options(p)
     p.add_argument("--weights", default="1,2,3,5,7,9,11,13,15",
                    help="comma-separated weights α >= 1 (default 1,2,3,5,7,9,11,13,15)")
-    p.add_argument("--time-limit", type=_positive_float, metavar="S", help="per run")
-    p.add_argument("--node-limit", type=_positive_int, metavar="N", help="per run")
-    p.add_argument("--memory-limit", type=_positive_int, metavar="MB", help="per run")
+    add_limit_options(p, each=" (each run)")
     p.add_argument("--optimum", type=int, default=None,
                    help="known optimal cost, for the ratio column when α = 1 is not run")
     p.add_argument("--json", action="store_true", help="print a JSON list of the runs")
