@@ -82,7 +82,7 @@ def kernel_is_goal(params, key):
     raise NotImplementedError("only callable from jitted code")
 
 
-@overload(kernel_expand, jit_options={"cache": True})
+@overload(kernel_expand, jit_options={"cache": True}, inline="always")
 def _overload_expand(params, key, out_keys, out_costs, out_moves):
     fn = _lookup(params, "expand")
 
@@ -91,7 +91,7 @@ def _overload_expand(params, key, out_keys, out_costs, out_moves):
     return impl
 
 
-@overload(kernel_heuristic, jit_options={"cache": True})
+@overload(kernel_heuristic, jit_options={"cache": True}, inline="always")
 def _overload_heuristic(params, key):
     fn = _lookup(params, "heuristic")
 
@@ -100,7 +100,7 @@ def _overload_heuristic(params, key):
     return impl
 
 
-@overload(kernel_is_goal, jit_options={"cache": True})
+@overload(kernel_is_goal, jit_options={"cache": True}, inline="always")
 def _overload_is_goal(params, key):
     fn = _lookup(params, "is_goal")
 

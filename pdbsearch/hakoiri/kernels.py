@@ -44,6 +44,14 @@ class HakoiriParams(NamedTuple):
     pdb: np.ndarray        #: uint8 relaxed distances (empty when unused)
     pdb_binom: np.ndarray  #: int64 binomial table for ranking empty-cell sets
     pdb_free_index: np.ndarray  #: int16 [2×2 position, cell] -> index among free cells (-1 covered)
+    #: int32 scratch (see :func:`scratch_size`): the kernels allocate nothing
+    #: per call.  The engines are single-threaded, so one puzzle, one scratch.
+    work: np.ndarray
+
+
+def scratch_size(ncells: int, n_empty: int) -> int:
+    """int32 words of the kernels' scratch array."""
+    return 4 * ncells + 4 * n_empty
 
 
 @nb.njit(cache=True, inline="always")
@@ -76,7 +84,7 @@ def shape_size(shape):
     return 2, 2
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def decode(width, ncells, key, owner, shape_at):
     """Fill ``owner[c]`` (anchor of the covering piece, -1 if empty) and
     ``shape_at[anchor]``; returns the 2×2's anchor."""
@@ -110,7 +118,7 @@ def decode(width, ncells, key, owner, shape_at):
     return square
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def find_square(width, ncells, key):
     """The 2×2's anchor: the first cell (row-major) holding code 3 over code 3."""
     for c in range(ncells - width):
@@ -151,16 +159,19 @@ _DX = np.array([1, -1, 0, 0], dtype=np.int64)
 _DY = np.array([0, 0, 1, -1], dtype=np.int64)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def expand(params, key, out_keys, out_costs, out_moves):
     """Every successor of ``key`` under the board's metric (each costs 1)."""
     width, height = params.width, params.height
     ncells = width * height
-    owner = np.empty(ncells, dtype=np.int32)
-    shape_at = np.zeros(ncells, dtype=np.int8)
+    work = params.work
+    owner = work[:ncells]
+    shape_at = work[ncells:2 * ncells]
+    seen = work[2 * ncells:3 * ncells]
+    queue = work[3 * ncells:4 * ncells]
+    candidates = work[4 * ncells:4 * ncells + 4 * params.n_empty]
     decode(width, ncells, key, owner, shape_at)
     # Only a piece touching an empty cell can move: collect those, once each.
-    candidates = np.empty(4 * params.n_empty, dtype=np.int64)
     n_cand = 0
     for e in range(ncells):
         if owner[e] != -1:
@@ -183,9 +194,8 @@ def expand(params, key, out_keys, out_costs, out_moves):
                 n_cand += 1
     n = 0
     metric = params.metric
-    free_size = ncells if metric == 2 else 1
-    seen = np.full(free_size, -1, dtype=np.int64)
-    queue = np.empty(free_size, dtype=np.int64)
+    if metric == 2:
+        seen[:] = -1
     for k in range(n_cand):
         a = candidates[k]
         shape = shape_at[a]
@@ -223,7 +233,7 @@ def expand(params, key, out_keys, out_costs, out_moves):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def is_goal(params, key):
     """True when the 2×2 stands at the exit."""
     c = params.exit_anchor
@@ -241,7 +251,7 @@ def square_distance(metric, width, a, b):
     return 1 if a != b else 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def pdb_rank(params, key):
     """Index of the relaxed state of ``key`` in the pattern database (see
     :mod:`pdbsearch.hakoiri.relaxed`): 2×2 position × C(free cells, empties)
@@ -250,8 +260,8 @@ def pdb_rank(params, key):
     ncells = width * params.height
     square = find_square(width, ncells, key)
     position = (square // width) * (width - 1) + square % width
-    owner = np.empty(ncells, dtype=np.int32)
-    shape_at = np.zeros(ncells, dtype=np.int8)
+    owner = params.work[:ncells]
+    shape_at = params.work[ncells:2 * ncells]
     decode(width, ncells, key, owner, shape_at)
     free_index = params.pdb_free_index
     binom = params.pdb_binom
@@ -264,7 +274,7 @@ def pdb_rank(params, key):
     return position * binom[ncells - 4, params.n_empty] + rank
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def heuristic(params, key):
     """Zero, the 2×2's distance to the exit, or the relaxed PDB distance."""
     if params.heuristic == 0:

@@ -10,7 +10,7 @@ from ..errors import IllegalMoveError, PdbsearchError
 from ..puzzle import Puzzle, Step
 from .board import METRICS, Board, Piece, Shape, describe_move
 from .fileformat import assign_labels, draw
-from .kernels import HEURISTIC_CODES, METRIC_CODES, MOVE_BASE, HakoiriParams
+from .kernels import HEURISTIC_CODES, METRIC_CODES, MOVE_BASE, HakoiriParams, scratch_size
 
 _CODE_OF_SHAPE = {Shape.SINGLE: 1, Shape.HORIZONTAL: 2, Shape.VERTICAL: 3}
 
@@ -93,7 +93,8 @@ class HakoiriPuzzle(Puzzle):
             width=board.width, height=board.height,
             exit_anchor=board.exit[1] * board.width + board.exit[0],
             metric=METRIC_CODES[metric], heuristic=HEURISTIC_CODES[heuristic],
-            n_empty=n_empty, pdb=tables[0], pdb_binom=tables[1], pdb_free_index=tables[2])
+            n_empty=n_empty, pdb=tables[0], pdb_binom=tables[1], pdb_free_index=tables[2],
+            work=np.zeros(scratch_size(board.width * board.height, n_empty), dtype=np.int32))
 
     def initial_key(self) -> np.ndarray:
         """The key of the start board."""
