@@ -60,11 +60,12 @@ class _Progress:
     def update(self, elapsed: float, engine) -> None:
         if not self.enabled or elapsed < PROGRESS_DELAY:
             return
+        expanded = int(engine.stats[EXPANDED])
         if self.bar is None:
             from tqdm import tqdm
-            self.bar = tqdm(desc=engine.name, unit=" nodes", file=sys.stderr,
+            # Start at the nodes done so far, so the rate shown is honest.
+            self.bar = tqdm(desc=engine.name, unit=" nodes", file=sys.stderr, initial=expanded,
                             dynamic_ncols=True, leave=False)
-        expanded = int(engine.stats[EXPANDED])
         self.bar.update(expanded - self.bar.n)
         value = engine.fstats[F_BOUND] if self.label == "bound" else engine.fstats[F_LAST]
         self.bar.set_postfix({self.label: f"{value:g}", "stored": int(engine.stats[NODES])},
