@@ -88,3 +88,20 @@ def test_key_width():
     assert key_words_for(4, 5) == 1
     assert key_words_for(8, 20) == 5
     assert key_words_for(16, 32) == 16
+
+
+def test_checker_rejects_bad_solutions(classic_board):
+    from pdbsearch.errors import IllegalMoveError
+    from pdbsearch.hakoiri.kernels import MOVE_BASE
+    from pdbsearch.search import solve
+
+    puzzle = HakoiriPuzzle(classic_board, "straight", "simple")
+    good = [s.code for s in solve(puzzle, "astar").steps]
+    steps, cost = puzzle.check_solution(good)
+    assert cost == len(good) == 90
+    with pytest.raises(IllegalMoveError, match="do not bring"):
+        puzzle.check_solution(good[:-1])
+    with pytest.raises(IllegalMoveError, match="cannot move"):
+        puzzle.check_solution([1 * MOVE_BASE + 5])   # the 2x2 cannot move down at the start
+    with pytest.raises(IllegalMoveError, match="no piece"):
+        puzzle.check_solution([17 * MOVE_BASE + 18])  # cell 17 is empty
