@@ -240,7 +240,7 @@ def cmd_build(args) -> int:
     out = Path(args.out) if args.out else (Path(args.db_dir) if args.db_dir else
                                            default_db_dir()) / pdb_filename(spec)
     progress = not args.quiet and sys.stderr.isatty()
-    table, seconds, compile_seconds = build_relaxed(spec, progress)
+    table, seconds, compile_seconds = build_relaxed(spec, progress, args.threads)
     save_pdb(out, table, spec, seconds)
     if not args.quiet:
         hist = histogram(table)
@@ -353,6 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--empty", type=int, default=2, help="empty cells, with a size (default 2)")
     p.add_argument("--exit", default="bottom", help="exit X,Y or bottom, with a size")
     p.add_argument("--out", default=None, help="output file (default: the database folder)")
+    p.add_argument("--threads", type=_positive_int, default=1,
+                   help="threads sweeping each BFS layer (default 1)")
     add_pdb_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing")
     p.set_defaults(run=cmd_build)

@@ -124,9 +124,9 @@ def main() -> None:
     # PDB builds.
     if not args.quick:
         for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
-            numba.set_num_threads(threads)
             for metric in ("straight", "unit", "free"):
-                table, seconds, compile_s = build_relaxed(relaxed_spec(8, 20, (3, 18), 2, metric))
+                table, seconds, compile_s = build_relaxed(relaxed_spec(8, 20, (3, 18), 2, metric),
+                                                          threads=threads)
                 data[f"pdb 8x20 {metric} threads {threads}"] = {
                     "entries": int(table.shape[0]), "seconds": seconds, "compile": compile_s}
                 rows.append((f"PDB 8x20 {metric}, {threads} thread(s)",

@@ -36,7 +36,8 @@ def pdb_filename(spec: PdbSpec) -> str:
             f"-empty{p['empty']}-{spec.metric}.h5")
 
 
-def build_relaxed(spec: PdbSpec, progress: bool = False) -> tuple[np.ndarray, float, float]:
+def build_relaxed(spec: PdbSpec, progress: bool = False,
+                  threads: int = 1) -> tuple[np.ndarray, float, float]:
     """Build the table of a spec; returns (table, seconds, compile seconds).
 
     Refuses (PdbsearchError) a table larger than the default memory cap.
@@ -53,7 +54,7 @@ def build_relaxed(spec: PdbSpec, progress: bool = False) -> tuple[np.ndarray, fl
     params = relaxed_params(p["width"], p["height"], tuple(p["exit"]), p["empty"], spec.metric)
     return build_table(params, table_size(params), max_neighbours(params),
                        workspace_size(params), progress=progress,
-                       label=f"PDB {p['width']}x{p['height']} {spec.metric}")
+                       label=f"PDB {p['width']}x{p['height']} {spec.metric}", threads=threads)
 
 
 def _stderr(message: str) -> None:

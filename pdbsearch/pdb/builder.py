@@ -112,12 +112,17 @@ def next_layer(params, table, depth, out_size, work_size, n_chunks):
 
 
 def build_table(params, size: int, max_neighbours: int, workspace: int,
-                progress: bool = False, label: str = "PDB") -> tuple[np.ndarray, float, float]:
+                progress: bool = False, label: str = "PDB",
+                threads: int = 1) -> tuple[np.ndarray, float, float]:
     """Fill the table by BFS; returns (table, build seconds, compile seconds).
 
     Layers past :data:`MAX_DISTANCE` keep the value 254, still a lower bound.
+    ``threads`` sets how many threads sweep each layer.
     """
     table = np.full(size, UNREACHABLE, dtype=np.uint8)
+    # One thread by default: on a shared 2-core machine two threads were
+    # 3x slower (docs/benchmarks.md); --threads opts in.
+    nb.set_num_threads(max(1, min(threads, nb.config.NUMBA_NUM_THREADS)))
     n_chunks = 8 * nb.get_num_threads()
     t0 = time.perf_counter()
     next_layer(params, np.zeros(0, np.uint8), 0, max_neighbours, workspace, 1)  # compile/load
