@@ -15,6 +15,7 @@ also prints the tables for ``docs/benchmarks.md``.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import sys
@@ -27,6 +28,7 @@ from pdbsearch.sokoban.collection import (RunOptions, records_json, run_levels,
                                           summary_table, totals)
 from pdbsearch.sokoban.domain import read_levels
 from pdbsearch.sokoban.puzzle import Rules
+from pdbsearch.sokoban.reference import StateLimitError, bfs_min_pushes
 
 ROOT = Path(__file__).resolve().parents[1]
 MICROBAN = ROOT.parent / "shared" / "levels" / "sokoban" / "microban.txt"
@@ -59,7 +61,16 @@ def machine() -> dict:
         pass
     return {"cores": os.cpu_count(), "cpu": cpu, "system": platform.platform(),
             "python": platform.python_version(), "numba": numba.__version__,
-            "numpy": numpy.__version__}
+            "numpy": numpy.__version__, "load_average_at_start": _load()}
+
+
+def _load() -> list[float] | None:
+    """The 1, 5 and 15 minute load averages (other work on a shared machine
+    slows the figures down)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
 
 
 def ablation_table(rows: list[dict]) -> str:
@@ -86,10 +97,36 @@ def unsolved_table(records) -> str:
     return "\n".join(lines)
 
 
+def check_reference(levels, records, max_states: int) -> dict:
+    """Compare the proven optima with the exhaustive reference BFS on the
+    levels it can finish; returns the counts and any disagreement."""
+    checked, skipped, disagree = 0, 0, []
+    for level, record in zip(levels, records):
+        if not (record.solved and record.optimal):
+            continue
+        try:
+            expected = bfs_min_pushes(level, max_states=max_states)
+        except StateLimitError:
+            skipped += 1
+            continue
+        checked += 1
+        if expected != record.cost:
+            disagree.append({"level": record.number, "solver": record.cost,
+                             "reference": expected})
+    print(f"reference BFS check: {checked} levels agree" if not disagree else
+          f"reference BFS check: {len(disagree)} of {checked} DISAGREE: {disagree}")
+    print(f"({skipped} proven-optimal levels need more than {max_states:,} "
+          f"reference states and were not checked)")
+    return {"max_states": max_states, "checked": checked, "skipped": skipped,
+            "disagree": disagree}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--levels", default=str(MICROBAN), help="level collection (default Microban)")
-    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per level (default 60)")
+    parser.add_argument("--levels", default=str(MICROBAN),
+                        help="level collection (default Microban)")
+    parser.add_argument("--time-limit", type=float, default=60.0,
+                        help="seconds per level (default 60)")
     parser.add_argument("--first", type=int, help="only the first N levels")
     parser.add_argument("--algo", default="astar", help="search algorithm (default astar)")
     parser.add_argument("--jobs", type=int, default=1,
@@ -104,6 +141,10 @@ def main(argv=None) -> int:
     parser.add_argument("--json", default=str(ROOT / "docs" / "bench_sokoban.json"),
                         help="where to write the results")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables too")
+    parser.add_argument("--check-reference", type=int, default=0, metavar="STATES",
+                        help="also compare every optimal cost with the plain-Python BFS "
+                             "of the reference module, on the levels it finishes within "
+                             "STATES positions (slow: minutes for 150,000)")
     args = parser.parse_args(argv)
 
     levels, _ = read_levels(args.levels)
@@ -118,7 +159,11 @@ def main(argv=None) -> int:
     records, interrupted = run_levels(levels, base, jobs=args.jobs)
     wall = time.perf_counter() - start
     print(summary_table(records))
-    print(f"wall time {wall:.1f} s ({args.jobs} job(s), limit {args.time_limit:g} s a level)")
+    print(f"wall time {wall:.1f} s ({args.jobs} job(s), limit {args.time_limit:g} s a level); "
+          f"load average {info['load_average_at_start']} at the start, {_load()} now")
+
+    reference = check_reference(levels, records, args.check_reference) \
+        if args.check_reference and not interrupted else None
 
     ablations, picked = [], []
     if args.ablation and not interrupted:
@@ -143,11 +188,12 @@ def main(argv=None) -> int:
                 break
         print(ablation_table(ablations))
 
-    import json
     report = json.loads(records_json(records, file=args.levels, options=base.describe(),
                                      jobs=args.jobs, interrupted=interrupted))
+    info["load_average_at_end"] = _load()
     report = {"machine": info, "wall_seconds": round(wall, 1), **report,
-              "ablation_levels": picked if ablations else [], "ablation": ablations}
+              "ablation_levels": picked if ablations else [], "ablation": ablations,
+              "reference_check": reference}
     atomic_write_text(args.json, json.dumps(report, indent=1) + "\n")
     print(f"wrote {args.json}", file=sys.stderr)
     if args.markdown:

@@ -38,9 +38,11 @@ def add_sokoban_commands(sub) -> None:
     p = sub.add_parser(
         "levels", help="solve every level of a Sokoban collection",
         description="Solve every level of a collection, each in its own process with "
-                    "its own limits (a level still running 10 s past its time limit is "
-                    "killed). A progress bar counts levels on stderr; a summary table "
-                    "follows. Ctrl-C stops the run and keeps what was solved.",
+                    "its own limits: 60 s of search a level unless --time-limit says "
+                    "otherwise (a level still running 10 s past it is killed), and by "
+                    "default half the RAM shared by the --jobs running at once. A "
+                    "progress bar counts levels on stderr; a summary table follows. "
+                    "Ctrl-C stops the run and keeps what was solved.",
         epilog="exit codes: 0 every level solved, 3 some level unfinished (limit, "
                "Ctrl-C or error), 4 some level proved unsolvable and none unfinished")
     p.add_argument("file", metavar="FILE", help="level collection (XSB, Push!! or seed 002)")
@@ -67,18 +69,17 @@ def cmd_levels(args) -> int:
     """``pdbsearch levels``: solve a collection and print the summary."""
     from ..cli import EXIT_LIMIT, EXIT_OK, EXIT_UNSOLVABLE
     from .collection import RunOptions, run_levels, summary_table, totals, write_outputs
-    from .domain import read_levels, rules_from_args
+    from .domain import algo_and_weight, read_levels, rules_from_args
 
     levels, fmt = read_levels(args.file, args.format)
     if args.first is not None:
         levels = levels[:args.first]
-    algo = "wastar" if args.weight is not None and args.algo in ("astar", "wastar") else args.algo
+    algo, weight = algo_and_weight(args)
     if algo == "bfs" and args.metric != "pushes":
         raise PdbsearchError("bfs is optimal only when every move costs 1; "
                              "use astar with --metric moves")
     options = RunOptions(metric=args.metric, heuristic=args.heuristic,
-                         rules=rules_from_args(args), algo=algo,
-                         weight=args.weight if args.weight is not None else 1.0,
+                         rules=rules_from_args(args), algo=algo, weight=weight,
                          time_limit=args.time_limit, node_limit=args.node_limit,
                          memory_mb=args.memory_limit)
     records, interrupted = run_levels(levels, options, jobs=args.jobs,

@@ -15,9 +15,11 @@ import io
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections import deque
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from multiprocessing.connection import wait
 from typing import Callable, Sequence
@@ -121,6 +123,19 @@ def _child(conn, level: Level, number: int, options: RunOptions, limits: Limits)
     conn.close()
 
 
+@contextmanager
+def _no_sigint():
+    """Hold SIGINT back (it is delivered on leaving) where the platform can."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
     """Compile (or load) the kernels and the engine in this process, so the
     forked children start with them ready."""
@@ -173,21 +188,25 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
         while pending or running:
             while pending and len(running) < jobs:
                 number, level = pending.popleft()
-                parent_end, child_end = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_child, args=(child_end, level, number, options, limits),
-                                   daemon=True)
-                proc.start()
-                child_end.close()
-                running[parent_end] = (proc, number, time.perf_counter())
+                with _no_sigint():
+                    # A Ctrl-C between the fork and this bookkeeping would
+                    # leave a child nobody stops: it waits until both are done.
+                    parent_end, child_end = ctx.Pipe(duplex=False)
+                    proc = ctx.Process(target=_child,
+                                       args=(child_end, level, number, options, limits),
+                                       daemon=True)
+                    proc.start()
+                    child_end.close()
+                    running[parent_end] = (proc, number, time.perf_counter())
             for conn in wait(list(running), timeout=0.2):
                 proc, number, start = running.pop(conn)
                 try:
                     record = conn.recv()
                 except (EOFError, OSError):
                     proc.join(1.0)
-                    record = LevelRecord(number, records[number].title, records[number].boxes,
-                                         status=CRASHED,
-                                         error=f"the child process died (exit code {proc.exitcode})")
+                    rec = records[number]
+                    record = LevelRecord(number, rec.title, rec.boxes, status=CRASHED,
+                                         error=f"the child died (exit code {proc.exitcode})")
                 conn.close()
                 proc.join(5.0)
                 record.wall_seconds = round(time.perf_counter() - start, 3)

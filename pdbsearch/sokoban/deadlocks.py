@@ -100,21 +100,27 @@ def _blocked_by_any(b, along, occ, inside, dead):
     return occ[lo] != 0 or occ[hi] != 0
 
 
+@nb.njit(cache=True, inline="always")
+def may_freeze(c, occ, inside, dead, width):
+    """The cheap first test of :func:`freeze_deadlock`: could the box at
+    ``c`` be frozen at all (blocked on both axes if every box were)?"""
+    return (_blocked_by_any(c, 1, occ, inside, dead)
+            and _blocked_by_any(c, width, occ, inside, dead))
+
+
 @nb.njit(cache=True)
-def freeze_deadlock(c, occ, inside, goal, dead, width, mark, counter, stack):
+def freeze_deadlock(c, occ, inside, goal, dead, width, mark, tag, stack):
     """True if the box just pushed to ``c`` belongs to a frozen set of boxes
     with a box off its goal (see the module docstring).
 
     Only sets containing ``c`` can be new (the others were frozen before the
     push), so the search is limited to the boxes connected to ``c`` through
-    side-by-side boxes.  ``mark`` (int64, one per cell), ``counter`` (int64[1])
-    and ``stack`` (int32, one per cell) are work arrays.
+    side-by-side boxes.  ``mark`` (int64, one per cell) and ``stack`` (int32,
+    one per cell) are work arrays; ``tag`` must be a value ``mark`` never
+    held (a fresh stamp).
     """
-    if not (_blocked_by_any(c, 1, occ, inside, dead)
-            and _blocked_by_any(c, width, occ, inside, dead)):
+    if not may_freeze(c, occ, inside, dead, width):
         return False
-    counter[0] += 1
-    tag = counter[0]
     # The boxes connected to c: the candidates, marked with tag.
     stack[0] = c
     mark[c] = tag
@@ -187,7 +193,7 @@ def _pi_corral(lo, hi, bars, n_bars, needs_work, occ, inside, goal, dead, width,
 
 @nb.njit(cache=True)
 def corral_restriction(boxes, n_boxes, occ, inside, goal, dead, width, area, area_tag,
-                       label, counter, barmark, queue, bars, all_bars):
+                       label, counters, slot, barmark, queue, bars, all_bars):
     """Look for a PI-corral that needs work (see the module docstring).
 
     Each connected corral is judged alone, then (when there are several) the
@@ -197,11 +203,12 @@ def corral_restriction(boxes, n_boxes, occ, inside, goal, dead, width, area, are
     generate only the pushes whose target cell has a ``label`` in
     ``lo..hi`` (the PI-corral with the fewest legal pushes into it); or
     ``(DEADLOCK, 0, 0)``: a PI-corral that no push can open.
-    ``label``/``barmark`` (int64 per cell), ``counter`` (int64[1]),
+    ``label``/``barmark`` (int64 per cell), ``counters[slot]`` (the last
+    label used),
     ``queue`` (int32 per cell), ``bars`` and ``all_bars`` (int32 per box)
     are work arrays.
     """
-    base = counter[0] + 1
+    base = counters[slot] + 1
     best_lo = -1
     best_hi = -1
     best_count = 1 << 30
@@ -213,8 +220,8 @@ def corral_restriction(boxes, n_boxes, occ, inside, goal, dead, width, area, are
             if (inside[seed] == 0 or occ[seed] != 0 or area[seed] == area_tag
                     or label[seed] >= base):
                 continue
-            counter[0] += 1
-            lab = counter[0]
+            counters[slot] += 1
+            lab = counters[slot]
             # Flood the corral; collect its barrier boxes.
             label[seed] = lab
             queue[0] = seed
@@ -252,7 +259,7 @@ def corral_restriction(boxes, n_boxes, occ, inside, goal, dead, width, area, are
                 best_count = legal
                 best_lo = lab
                 best_hi = lab
-    top = counter[0]
+    top = counters[slot]
     if top > base:
         legal = _pi_corral(base, top, all_bars, n_all, any_goal, occ, inside, goal, dead,
                            width, area, area_tag, label, barmark)

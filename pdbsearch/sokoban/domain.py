@@ -25,6 +25,14 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
                  tunnels=not getattr(args, "no_tunnels", False))
 
 
+def algo_and_weight(args: argparse.Namespace) -> tuple[str, float]:
+    """The search algorithm and weight the options ask for (``--weight``
+    turns A* into weighted A*, as for ``pdbsearch solve``)."""
+    weighted = args.weight is not None and args.algo in ("astar", "wastar")
+    return ("wastar" if weighted else args.algo,
+            args.weight if args.weight is not None else 1.0)
+
+
 def read_levels(path: str | None, fmt: str | None = None) -> tuple[list[Level], str]:
     """Every level of a file and the file's format (detected unless given).
 

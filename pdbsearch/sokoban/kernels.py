@@ -28,8 +28,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..puzzle import DEAD, register_kernels
 from .deadlocks import (DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock,
-                        tunnel_restriction)
-from .matching import min_cost_matching
+                        may_freeze, tunnel_restriction)
+from .matching import min_cost_matching, rematch_row
 from .tables import UNREACHABLE
 
 METRIC_CODES = {"pushes": 0, "moves": 1}
@@ -46,6 +46,7 @@ class SokobanParams(NamedTuple):
     width: int
     metric: int                 #: METRIC_CODES
     heuristic: int              #: HEURISTIC_CODES
+    incremental: int            #: 1: update the last matching when few rows change
     freeze: int                 #: 1: prune freeze deadlocks
     corral: int                 #: 1: PI-corral rule
     tunnels: int                #: 1: tunnel rule
@@ -81,15 +82,24 @@ class SokobanParams(NamedTuple):
     stack: np.ndarray           #: int32[cell]
     bars: np.ndarray            #: int32[box]
     all_bars: np.ndarray        #: int32[box]
-    counters: np.ndarray        #: int64[4]: stamp counters
-    # -- work arrays (heuristic) --
+    counters: np.ndarray        #: int64[6]: stamp counters
+    # -- work arrays (heuristic): the last matching computed (the *base*) --
     h_boxes: np.ndarray         #: int32[box]
-    cost: np.ndarray            #: int64[box, box]
-    hung: np.ndarray            #: int64[6, box + 1]
+    h_sides: np.ndarray         #: int64[box]: sides the player reaches, per box
+    h_changed: np.ndarray       #: int32[box]: boxes whose row differs from the base
+    h_free: np.ndarray          #: int32[box]: base rows to replace
+    row_seen: np.ndarray        #: int64[box]: stamps of the base rows kept
+    base_cost: np.ndarray       #: int64[box, box]: its cost matrix
+    base_work: np.ndarray       #: int64[6, box + 1]: its duals and assignment
+    base_cells: np.ndarray      #: int32[box]: the box cell of each row
+    base_sides: np.ndarray      #: int64[box]: the side mask of each row
+    base_row: np.ndarray        #: int32[cell]: row of a box cell (if base_mark is current)
+    base_mark: np.ndarray       #: int64[cell]: stamp of the base's box cells
+    base_info: np.ndarray       #: int64[3]: valid, stamp, total
 
 
 # Slots of ``counters``.
-_AREA, _SEEN, _LABEL, _FROZEN = 0, 1, 2, 3
+_AREA, _SEEN, _LABEL, _FROZEN, _BASE, _ROWS = 0, 1, 2, 3, 4, 5
 #: Cost of an impossible box-goal pair in the matching (more than any sum of
 #: real distances, so an optimum that uses one proves a bipartite deadlock).
 _IMPOSSIBLE = np.int64(1) << 40
@@ -115,7 +125,7 @@ def player_of(p, key):
     return p.index_cell[np.int64(key[last] >> np.uint64(p.player_shift))]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _flood_area(p, start, with_walk):
     """Stamp the cells the player reaches from ``start`` in ``p.area``
     (and their walking distances in ``p.walk``); returns the stamp."""
@@ -142,7 +152,7 @@ def _flood_area(p, start, with_walk):
     return tag
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _smallest_reachable(p, start):
     """The smallest cell the player reaches from ``start`` (current ``p.occ``)."""
     p.counters[_SEEN] += 1
@@ -204,7 +214,7 @@ def expand(p, key, out_keys, out_costs, out_moves):
     if verdict != DEADLOCK and only_box < 0 and p.corral != 0:
         verdict, only_lo, only_hi = corral_restriction(
             boxes, n_boxes, occ, p.inside, p.goal, p.dead, width, p.area, tag,
-            p.label, p.counters[_LABEL:_LABEL + 1], p.barmark, p.queue, p.bars,
+            p.label, p.counters, _LABEL, p.barmark, p.queue, p.bars,
             p.all_bars)
         if verdict != RESTRICT or moves_metric:
             only_lo = -1
@@ -217,7 +227,7 @@ def expand(p, key, out_keys, out_costs, out_moves):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _pushes(p, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
             out_keys, out_costs, out_moves):
     """Write the allowed pushes (``p.occ`` holds the boxes, ``p.area`` the
@@ -247,9 +257,11 @@ def _pushes(p, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
                 continue
             occ[b] = 0
             occ[t] = 1
-            ok = p.freeze == 0 or not freeze_deadlock(
-                t, occ, p.inside, p.goal, p.dead, width, p.frozen,
-                p.counters[_FROZEN:_FROZEN + 1], p.stack)
+            ok = True
+            if p.freeze != 0 and may_freeze(t, occ, p.inside, p.dead, width):
+                p.counters[_FROZEN] += 1
+                ok = not freeze_deadlock(t, occ, p.inside, p.goal, p.dead, width, p.frozen,
+                                         p.counters[_FROZEN], p.stack)
             if ok:
                 if p.metric == 1:
                     new_player = b
@@ -303,6 +315,83 @@ def _box_distance(p, g, box, sides):
     return best
 
 
+@nb.njit(cache=True, inline="always")
+def _fill_row(p, cost, i, box, sides, n):
+    """Row ``i`` of a box-goal cost matrix; returns the box's nearest goal
+    distance (UNREACHABLE: the box can reach no goal)."""
+    nearest = UNREACHABLE
+    for g in range(n):
+        d = _box_distance(p, g, box, sides)
+        cost[i, g] = d if d < UNREACHABLE else _IMPOSSIBLE
+        if d < nearest:
+            nearest = d
+    return nearest
+
+
+@nb.njit(cache=True, inline="always")
+def _full_matching(p, boxes, n):
+    """Build the cost matrix of a position from scratch and match it; it
+    becomes the base."""
+    p.counters[_BASE] += 1
+    tag = p.counters[_BASE]
+    for i in range(n):
+        b = boxes[i]
+        p.base_cells[i] = b
+        p.base_sides[i] = p.h_sides[i]
+        p.base_row[b] = i
+        p.base_mark[b] = tag
+        _fill_row(p, p.base_cost, i, b, p.h_sides[i], n)
+    p.base_info[0] = p.incremental
+    p.base_info[1] = tag
+    p.base_info[2] = min_cost_matching(p.base_cost, n, p.base_work)
+    return p.base_info[2]
+
+
+@nb.njit(cache=True, inline="always")
+def _updated_matching(p, boxes, n):
+    """The matching of a position from the base, when few rows differ:
+    rows of boxes on the same cell with the same side mask are equal, and
+    each other row is replaced in turn and rematched in O(n²).  The result
+    becomes the base.  Returns -1 (nothing changed) when too many differ."""
+    if p.base_info[0] == 0:
+        return -1
+    tag = p.base_info[1]
+    p.counters[_ROWS] += 1
+    seen = p.counters[_ROWS]
+    most = max(2, n // 4)   # beyond this, rebuilding is cheaper
+    k = 0
+    for i in range(n):
+        c = boxes[i]
+        if p.base_mark[c] == tag and p.base_sides[p.base_row[c]] == p.h_sides[i]:
+            p.row_seen[p.base_row[c]] = seen
+        else:
+            if k == most:
+                return -1
+            p.h_changed[k] = i
+            k += 1
+    if k == 0:
+        return p.base_info[2]
+    m = 0
+    for r in range(n):
+        if p.row_seen[r] != seen:
+            p.h_free[m] = r
+            p.base_mark[p.base_cells[r]] = 0
+            m += 1
+    total = p.base_info[2]
+    for t in range(k):
+        r = p.h_free[t]
+        i = p.h_changed[t]
+        b = boxes[i]
+        p.base_cells[r] = b
+        p.base_sides[r] = p.h_sides[i]
+        p.base_row[b] = r
+        p.base_mark[b] = tag
+        _fill_row(p, p.base_cost, r, b, p.h_sides[i], n)
+        total = rematch_row(p.base_cost, n, r, p.base_work)
+    p.base_info[2] = total
+    return total
+
+
 @nb.njit(cache=True)
 def heuristic(p, key):
     """A lower bound on the pushes left (admissible for both metrics), or
@@ -311,33 +400,38 @@ def heuristic(p, key):
     Each box-goal distance is the lone box's push distance with the player
     starting where it is (player-aware tables) -- other boxes removed, which
     only makes pushing easier.  ``simple`` sums each box's nearest goal;
-    ``matching`` takes the cheapest one-to-one assignment.
+    ``matching`` takes the cheapest one-to-one assignment.  The bounds the
+    engines ask for in a row are mostly of siblings, which differ in one or
+    two boxes, so the last matching is kept and updated in O(n²) per
+    changed row (a row is unchanged when its box has the same cell and the
+    same reachable sides) instead of being rebuilt in O(n³).
     """
     if p.heuristic == 0:
         return 0
     boxes = p.h_boxes
     n = decode_boxes(p, key, boxes)
     player = player_of(p, key)
-    cost = p.cost
     simple = 0
     for i in range(n):
         b = boxes[i]
         if p.nearest[b] >= UNREACHABLE:
             return DEAD
         sides = _reachable_sides(p, b, player)
-        nearest = UNREACHABLE
-        for g in range(n):
-            d = _box_distance(p, g, b, sides)
-            cost[i, g] = d if d < UNREACHABLE else _IMPOSSIBLE
-            if d < nearest:
-                nearest = d
-        if nearest >= UNREACHABLE:
-            return DEAD
-        simple += nearest
+        p.h_sides[i] = sides
+        if p.heuristic == 1:
+            nearest = UNREACHABLE
+            for g in range(n):
+                d = _box_distance(p, g, b, sides)
+                if d < nearest:
+                    nearest = d
+            if nearest >= UNREACHABLE:
+                return DEAD
+            simple += nearest
     if p.heuristic == 1:
         return simple
-    h = p.hung
-    total = min_cost_matching(cost, n, h[0], h[1], h[2], h[3], h[4], h[5])
+    total = _updated_matching(p, boxes, n)
+    if total < 0:
+        total = _full_matching(p, boxes, n)
     if total >= _IMPOSSIBLE:
         return DEAD
     return total

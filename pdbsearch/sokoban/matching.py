@@ -10,6 +10,8 @@ that cannot reach a goal at all), the position is a *bipartite deadlock*.
 Hungarian method with dual potentials: rows (boxes) are added one at a time,
 each by a Dijkstra-like search over columns (goals) on reduced costs.  It
 works on preallocated arrays so that it allocates nothing per call.
+:func:`rematch_row` updates an optimal matching after one row of the costs
+changed (one box pushed) in O(n²).
 """
 
 from __future__ import annotations
@@ -21,56 +23,108 @@ _INF = np.int64(1) << 62
 
 
 @nb.njit(cache=True)
-def min_cost_matching(cost, n, u, v, match, way, minv, used):
+def _augment(cost, n, i, work):
+    """Match row ``i`` (1-based, unmatched) by a shortest augmenting path.
+
+    Preconditions: the duals ``u = work[0]`` (rows) and ``v = work[1]``
+    (columns) are feasible (``u[r] + v[c] <= cost[r-1, c-1]``), every matched
+    pair is tight, and ``match = work[2]`` (column -> 1-based row, 0: free)
+    leaves at least one column free.  The duals stay feasible and tight.
+    """
+    u, v, match, way, minv, used = work[0], work[1], work[2], work[3], work[4], work[5]
+    # Grow a shortest-path tree from the virtual column 0 (holding row i)
+    # until it reaches a free column, then flip the path.
+    match[0] = i
+    j0 = 0
+    for j in range(n + 1):
+        minv[j] = _INF
+        used[j] = 0
+    while True:
+        used[j0] = 1
+        i0 = match[j0]
+        delta = _INF
+        j1 = 0
+        for j in range(1, n + 1):
+            if used[j] == 0:
+                reduced = cost[i0 - 1, j - 1] - u[i0] - v[j]
+                if reduced < minv[j]:
+                    minv[j] = reduced
+                    way[j] = j0
+                if minv[j] < delta:
+                    delta = minv[j]
+                    j1 = j
+        for j in range(n + 1):
+            if used[j] != 0:
+                u[match[j]] += delta
+                v[j] -= delta
+            else:
+                minv[j] -= delta
+        j0 = j1
+        if match[j0] == 0:
+            break
+    while j0 != 0:
+        j1 = way[j0]
+        match[j0] = match[j1]
+        j0 = j1
+
+
+@nb.njit(cache=True)
+def _total(cost, n, match):
+    total = 0
+    for j in range(1, n + 1):
+        total += cost[match[j] - 1, j - 1]
+    return total
+
+
+@nb.njit(cache=True)
+def min_cost_matching(cost, n, work):
     """The minimum total cost of a perfect matching of ``cost[:n, :n]``.
 
     ``cost[i, j]`` is the cost of giving column ``j`` to row ``i`` (int64,
-    non-negative).  The work arrays ``u`` (rows), ``v``, ``match``, ``way``,
-    ``minv`` and ``used`` (columns) need ``n + 1`` entries; index 0 is a
-    sentinel.  On return ``match[j]`` (``j >= 1``) is the 1-based row given
-    column ``j``.
+    non-negative).  ``work`` is int64 ``[6, >= n + 1]``: on return its rows
+    0 to 2 hold the row duals, the column duals and ``match`` (column ->
+    1-based row), which :func:`rematch_row` can start from.
     """
     for j in range(n + 1):
-        v[j] = 0
-        match[j] = 0
-    for i in range(n + 1):
-        u[i] = 0
+        work[0, j] = 0
+        work[1, j] = 0
+        work[2, j] = 0
     for i in range(1, n + 1):
-        # Add row i: grow a shortest-path tree from the free column 0 until it
-        # reaches an unmatched column, then flip the path.
-        match[0] = i
-        j0 = 0
-        for j in range(n + 1):
-            minv[j] = _INF
-            used[j] = 0
-        while True:
-            used[j0] = 1
-            i0 = match[j0]
-            delta = _INF
-            j1 = 0
-            for j in range(1, n + 1):
-                if used[j] == 0:
-                    reduced = cost[i0 - 1, j - 1] - u[i0] - v[j]
-                    if reduced < minv[j]:
-                        minv[j] = reduced
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            for j in range(n + 1):
-                if used[j] != 0:
-                    u[match[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if match[j0] == 0:
-                break
-        while j0 != 0:
-            j1 = way[j0]
-            match[j0] = match[j1]
-            j0 = j1
-    return -v[0]
+        _augment(cost, n, i, work)
+    return _total(cost, n, work[2])
+
+
+@nb.njit(cache=True)
+def rematch_row(cost, n, r, work):
+    """The minimum matching cost after row ``r`` (0-based) of ``cost`` has
+    changed, in O(n²), from the optimal solution of the old matrix held in
+    ``work`` (as :func:`min_cost_matching` leaves it).
+
+    Row ``r`` loses its column, its dual is lowered until it is feasible
+    again, and it is matched anew by one augmenting path.
+    """
+    u, v, match = work[0], work[1], work[2]
+    for j in range(1, n + 1):
+        if match[j] == r + 1:
+            match[j] = 0
+    lowest = _INF
+    for j in range(1, n + 1):
+        slack = cost[r, j - 1] - v[j]
+        if slack < lowest:
+            lowest = slack
+    u[r + 1] = lowest
+    v[0] = 0   # the virtual column's dual is scratch: keep it from drifting
+    _augment(cost, n, r + 1, work)
+    # Shift the duals (u + c, v - c keeps them feasible and tight) so that
+    # the largest column dual is 0: repeated updates cannot drift them.
+    top = v[1]
+    for j in range(2, n + 1):
+        if v[j] > top:
+            top = v[j]
+    for j in range(1, n + 1):
+        v[j] -= top
+        u[j] += top
+    return _total(cost, n, match)
 
 
 def matching_cost(cost: np.ndarray) -> int:
@@ -79,5 +133,4 @@ def matching_cost(cost: np.ndarray) -> int:
     n = cost.shape[0]
     if cost.shape != (n, n):
         raise ValueError(f"the cost matrix must be square, not {cost.shape}")
-    work = [np.zeros(n + 1, dtype=np.int64) for _ in range(6)]
-    return int(min_cost_matching(cost, n, *work))
+    return int(min_cost_matching(cost, n, np.zeros((6, n + 1), dtype=np.int64)))

@@ -49,8 +49,8 @@ class PushBatch:
     def solve_command(self, args) -> int:
         """Print one answer per map (or a JSON list); returns the exit code."""
         from ..cli import EXIT_LIMIT, EXIT_OK, _limits
-        algo = "wastar" if args.weight is not None and args.algo in ("astar", "wastar") else args.algo
-        weight = args.weight if args.weight is not None else 1.0
+        from .domain import algo_and_weight
+        algo, weight = algo_and_weight(args)
         answers = self.answers(algo, weight, _limits(args))
         if args.json:
             rows = []

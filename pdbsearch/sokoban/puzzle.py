@@ -23,15 +23,12 @@ from .formats import format_xsb
 from .kernels import HEURISTIC_CODES, METRIC_CODES, MOVE_BASE, SokobanParams
 from .level import Level
 from .reference import check_solution as replay_check
-from .tables import (KeyLayout, grid_deltas, pull_distances, region_cells,
-                     side_components, side_distances, tunnel_axes)
+from .tables import (KeyLayout, grid_deltas, player_aware_tables, pull_distances,
+                     region_cells, tunnel_axes)
 
 _LURD = "lurd"
 #: the lower bounds of this domain (all admissible, for both metrics)
 HEURISTICS = ("zero", "simple", "matching")
-#: Largest (region cells x grid cells) for the player-aware distance tables
-#: (int16 each: 32 MiB).
-AWARE_TABLE_LIMIT = 16 << 20
 METRICS = ("pushes", "moves")
 
 
@@ -111,19 +108,11 @@ class SokobanPuzzle(Puzzle):
         tunnel = tunnel_axes(level, region) if rules.tunnels else np.zeros(n_grid, np.int8)
         goal_cells = np.array(sorted(level.goals), dtype=np.int32)
         deltas = grid_deltas(level.width)
-        # The player-aware tables take (region cells x grid cells) int16:
-        # skipped on huge levels, where the plain distances are used.
-        aware = len(region) * n_grid <= AWARE_TABLE_LIMIT
-        if aware:
-            side_comp = side_components(inside, np.array(region, dtype=np.int64), deltas)
-            side_dist = side_distances(inside, goal_cells.astype(np.int64), deltas, side_comp,
-                                       player_index)
-        else:
-            side_comp = np.zeros((1, 1), np.int16)
-            side_dist = np.zeros((1, 1, 4), np.int32)
+        aware, side_comp, side_dist = player_aware_tables(inside, region, goal_cells, deltas,
+                                                          player_index)
         self.params = SokobanParams(
             width=level.width, metric=METRIC_CODES[self.metric],
-            heuristic=HEURISTIC_CODES[self.heuristic_name],
+            heuristic=HEURISTIC_CODES[self.heuristic_name], incremental=1,
             freeze=int(rules.freeze), corral=int(rules.corral), tunnels=int(rules.tunnels),
             n_boxes=n_boxes, player_shift=layout.player_shift,
             inside=inside, goal=goal,
@@ -134,15 +123,7 @@ class SokobanPuzzle(Puzzle):
             box_mask=box_mask, goal_mask=goal_mask, dist=dist,
             nearest=dist.min(axis=0).astype(np.int32), aware=int(aware),
             goal_cells=goal_cells, side_comp=side_comp, side_dist=side_dist, deltas=deltas,
-            occ=np.zeros(n_grid, np.uint8), boxes=np.zeros(n_boxes, np.int32),
-            area=np.zeros(n_grid, np.int64), walk=np.zeros(n_grid, np.int32),
-            seen=np.zeros(n_grid, np.int64), label=np.zeros(n_grid, np.int64),
-            barmark=np.zeros(n_grid, np.int64), frozen=np.zeros(n_grid, np.int64),
-            queue=np.zeros(n_grid, np.int32), stack=np.zeros(n_grid, np.int32),
-            bars=np.zeros(n_boxes, np.int32), all_bars=np.zeros(n_boxes, np.int32),
-            counters=np.zeros(4, np.int64),
-            h_boxes=np.zeros(n_boxes, np.int32), cost=np.zeros((n_boxes, n_boxes), np.int64),
-            hung=np.zeros((6, n_boxes + 1), np.int64))
+            **work_arrays(n_grid, n_boxes))
 
     # -- keys -------------------------------------------------------------
 
@@ -215,9 +196,9 @@ class SokobanPuzzle(Puzzle):
         ``pushes``, ``steps`` and ``lurd``), and return the exit code."""
         from ..cli import _limits, _status_exit
         from ..search import solve
+        from .domain import algo_and_weight
 
-        algo = "wastar" if args.weight is not None and args.algo in ("astar", "wastar") else args.algo
-        weight = args.weight if args.weight is not None else 1.0
+        algo, weight = algo_and_weight(args)
         progress = not (args.quiet or args.json) and sys.stderr.isatty()
         result = solve(self, algo, weight, _limits(args), progress=progress)
         if args.json:
@@ -232,9 +213,28 @@ class SokobanPuzzle(Puzzle):
         """One line naming the instance."""
         lv = self.level
         title = f" {lv.title!r}" if lv.title else ""
-        return (f"sokoban{title} {lv.width}x{lv.height}, {len(lv.boxes)} boxes, "
+        boxes = f"{len(lv.boxes)} box{'es' if len(lv.boxes) != 1 else ''}"
+        return (f"sokoban{title} {lv.width}x{lv.height}, {boxes}, "
                 f"{self.metric} metric, heuristic {self.heuristic_name}, "
                 f"rules {self.rules.describe()}")
+
+
+def work_arrays(n_grid: int, n_boxes: int) -> dict[str, np.ndarray]:
+    """The kernels' scratch arrays (see :class:`~.kernels.SokobanParams`)."""
+    per_cell = {"occ": np.uint8, "area": np.int64, "walk": np.int32, "seen": np.int64,
+                "label": np.int64, "barmark": np.int64, "frozen": np.int64,
+                "queue": np.int32, "stack": np.int32, "base_row": np.int32,
+                "base_mark": np.int64}
+    per_box = {"boxes": np.int32, "bars": np.int32, "all_bars": np.int32,
+               "h_boxes": np.int32, "h_sides": np.int64, "h_changed": np.int32,
+               "h_free": np.int32, "row_seen": np.int64, "base_cells": np.int32,
+               "base_sides": np.int64}
+    arrays = {name: np.zeros(n_grid, dtype) for name, dtype in per_cell.items()}
+    arrays.update({name: np.zeros(n_boxes, dtype) for name, dtype in per_box.items()})
+    arrays.update(counters=np.zeros(6, np.int64), base_info=np.zeros(3, np.int64),
+                  base_cost=np.zeros((n_boxes, n_boxes), np.int64),
+                  base_work=np.zeros((6, n_boxes + 1), np.int64))
+    return arrays
 
 
 def shortest_walk(level: Level, start: int, goal: int, boxes) -> str | None:

@@ -35,6 +35,9 @@ from .level import Level
 
 #: Push distance of a cell from which a goal cannot be reached.
 UNREACHABLE = 1 << 20
+#: Largest (region cells x grid cells) for the player-aware tables (int16
+#: each: 32 MiB); bigger levels use the plain push distances.
+AWARE_TABLE_LIMIT = 16 << 20
 
 
 def region_cells(level: Level) -> list[int]:
@@ -74,6 +77,18 @@ def pull_distances(level: Level, region: list[int]) -> np.ndarray:
                     row[x] = row[y] + 1
                     todo.append(x)
     return dist
+
+
+def player_aware_tables(inside: np.ndarray, region: list[int], goal_cells: np.ndarray,
+                        deltas: np.ndarray, region_index: np.ndarray):
+    """``(available, side_comp, side_dist)``: the player-aware tables (see
+    the module doc), or placeholders and ``available = False`` on a level
+    too big for them."""
+    if len(region) * inside.shape[0] > AWARE_TABLE_LIMIT:
+        return False, np.zeros((1, 1), np.int16), np.zeros((1, 1, 4), np.int32)
+    comp = side_components(inside, np.array(region, dtype=np.int64), deltas)
+    dist = side_distances(inside, goal_cells.astype(np.int64), deltas, comp, region_index)
+    return True, comp, dist
 
 
 @nb.njit(cache=True)

@@ -12,7 +12,7 @@ from pdbsearch.puzzle import DEAD
 from pdbsearch.search import solve
 from pdbsearch.search.common import evaluate_heuristic
 from pdbsearch.sokoban import bfs_min_pushes
-from pdbsearch.sokoban.matching import matching_cost
+from pdbsearch.sokoban.matching import matching_cost, min_cost_matching, rematch_row
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 
 from .helpers import SMALL_MICROBAN, microban, xsb
@@ -30,6 +30,21 @@ def test_hungarian_equals_brute_force(n):
     for _ in range(30):
         cost = rng.integers(0, 20, size=(n, n))
         assert matching_cost(cost) == brute_force(cost)
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_rematching_one_changed_row_equals_a_fresh_matching(n):
+    rng = np.random.default_rng(100 + n)
+    cost = rng.integers(0, 30, size=(n, n)).astype(np.int64)
+    work = np.zeros((6, n + 1), dtype=np.int64)
+    min_cost_matching(cost, n, work)
+    for _ in range(40):
+        # Change one row (as one pushed box does) and update in place.
+        r = int(rng.integers(n))
+        cost[r] = rng.integers(0, 30, size=n)
+        if rng.random() < 0.2:
+            cost[r, rng.integers(n)] = 1 << 40   # an impossible pair
+        assert rematch_row(cost, n, r, work) == brute_force(cost)
 
 
 def test_hungarian_with_ties_and_zeros():
@@ -73,3 +88,38 @@ def test_bipartite_deadlock_is_dead_for_matching_only():
     assert evaluate_heuristic(simple.params, key) < DEAD
     assert evaluate_heuristic(matching.params, key) == DEAD
     assert bfs_min_pushes(level) is None
+
+
+@pytest.mark.parametrize("number", (1, 6, 36, 139))
+def test_player_aware_bound_is_exact_for_a_lone_box(number):
+    # With one box and one goal the bound is the box's exact push distance
+    # from where the player stands: compare with the reference BFS.
+    from pdbsearch.sokoban import Level
+    level = microban(number)
+    cells = sorted(level.playable_cells())
+    rng = np.random.default_rng(number)
+    for _ in range(40):
+        box, goal, player = (cells[i] for i in rng.choice(len(cells), 3, replace=False))
+        lone = Level(level.width, level.height, level.walls, frozenset({goal}),
+                     frozenset({box}), player)
+        puzzle = SokobanPuzzle(lone)
+        h = evaluate_heuristic(puzzle.params, puzzle.initial_key())
+        exact = bfs_min_pushes(lone)
+        assert h == (DEAD if exact is None else exact)
+        assert h >= SokobanPuzzle(lone, heuristic="simple").params.dist[0, box] or h == DEAD
+
+
+@pytest.mark.parametrize("algo", ["astar", "idastar"])
+@pytest.mark.parametrize("number", (36, 111, 146))
+def test_updated_matchings_equal_rebuilt_ones(algo, number):
+    # The bound updated row by row from the last matching must be exactly
+    # the rebuilt one: the searches then expand the same nodes.
+    from pdbsearch.search import Limits
+    level = microban(number)
+    runs = []
+    for incremental in (1, 0):
+        puzzle = SokobanPuzzle(level)
+        puzzle.params = puzzle.params._replace(incremental=incremental)
+        result = solve(puzzle, algo, limits=Limits(nodes=20_000))
+        runs.append((result.status, result.cost, result.expanded, result.generated))
+    assert runs[0] == runs[1]
