@@ -173,6 +173,13 @@ def test_levels_ctrl_c_keeps_what_was_solved(tmp_path):
     path = tmp_path / "two.xsb"
     path.write_text(easy + "\n\n" + hard + "\n")
     out_json = tmp_path / "run.json"
+    # Fill the numba cache first: on a cold cache Ctrl-C during the run was
+    # seen to take over 60 s to be honoured (CI, 2026-11-22; not yet
+    # diagnosed).  This test is about keeping what was solved.
+    easy_only = tmp_path / "easy.xsb"
+    easy_only.write_text(easy + "\n")
+    subprocess.run([sys.executable, "-m", "pdbsearch", "solve", str(easy_only), "--quiet"],
+                   check=True, capture_output=True, timeout=600)
     proc = subprocess.Popen(
         [sys.executable, "-m", "pdbsearch", "levels", str(path), "--json", str(out_json)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "100"})
