@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Sequence
 
@@ -128,22 +130,22 @@ def _status_exit(result) -> int:
 
 
 def format_result(puzzle, result, show_boards: bool = False) -> str:
-    """The human-readable report of one search."""
+    """The human-readable report of one search (domains supply the wording)."""
     from .search import Status
     lines = [puzzle.describe()]
     algo = result.algo + (f" (weight {result.weight:g})" if result.algo == "wastar" else "")
     if result.status is Status.SOLVED:
         if result.optimal:
-            quality = "optimal"
+            quality = puzzle.optimality_word()
         elif result.bound is not None:
             quality = f"at most {result.bound:g} x optimal"
         else:
             quality = "no optimality guarantee"
-        lines.append(f"solved by {algo}: {result.cost} moves ({quality})")
+        lines.append(f"solved by {algo}: {puzzle.cost_text(result)} ({quality})")
     elif result.status is Status.UNSOLVABLE:
         lines.append(f"proved unsolvable by {algo}: every reachable state was searched")
     else:
-        bound = (f"; the optimum is at least {result.lower_bound:g}"
+        bound = (f"; the optimum is at least {result.lower_bound:g} {puzzle.cost_unit}"
                  if result.lower_bound is not None else "")
         lines.append(f"stopped by the {result.stop_reason} limit ({algo}){bound}")
     lines.append(f"expanded {result.expanded:,}, generated {result.generated:,}, "
@@ -157,8 +159,8 @@ def format_result(puzzle, result, show_boards: bool = False) -> str:
                 lines.append("")
                 lines.append(title)
                 lines.append(picture)
-        else:
-            lines.append("moves: " + ", ".join(result.moves) if result.moves else "moves: (none)")
+            lines.append("")
+        lines.extend(puzzle.solution_lines(result))
     return "\n".join(lines)
 
 
@@ -383,6 +385,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pdbsearch`` command; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    # A process started in the background by a non-interactive shell inherits
+    # SIGINT as ignored, and Python then installs no KeyboardInterrupt; the
+    # documented Ctrl-C behaviour (stop, keep the figures) needs it back.
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return args.run(args)
     except PdbsearchError as exc:

@@ -162,6 +162,23 @@ class Puzzle(ABC):
         names consistent with the step descriptions)."""
         return [self.render(key) for key in keys]
 
+    # -- wording of reports (the command line's one formatter asks these) --
+
+    #: unit of a cost in "the optimum is at least N <unit>"
+    cost_unit: str = "moves"
+
+    def optimality_word(self) -> str:
+        """What a proven-optimal solution is called, e.g. ``"optimal"``."""
+        return "optimal"
+
+    def cost_text(self, result) -> str:
+        """A solved result's cost in words, e.g. ``"90 moves"``."""
+        return f"{result.cost} moves"
+
+    def solution_lines(self, result) -> list[str]:
+        """The lines that print a solved result's solution."""
+        return ["moves: " + (", ".join(result.moves) if result.moves else "(none)")]
+
     def describe(self) -> str:
         """One line naming the instance (size, metric, heuristic)."""
         return f"{self.domain} ({self.metric} metric, heuristic {self.heuristic_name})"

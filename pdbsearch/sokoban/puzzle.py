@@ -206,8 +206,29 @@ class SokobanPuzzle(Puzzle):
         elif args.quiet:
             print(result.cost if result.cost is not None else result.status.value)
         else:
-            print(format_sokoban_result(self, result, args.boards))
+            from ..cli import format_result
+            print(format_result(self, result, args.boards))
         return _status_exit(result)
+
+    # -- wording of reports (see Puzzle) --------------------------------------
+
+    @property
+    def cost_unit(self) -> str:
+        """The metric's unit: pushes or moves."""
+        return self.metric
+
+    def optimality_word(self) -> str:
+        """``push-optimal`` or ``move-optimal``."""
+        return {"pushes": "push-optimal", "moves": "move-optimal"}[self.metric]
+
+    def cost_text(self, result) -> str:
+        """Both counts, e.g. ``"13 pushes, 41 steps"``."""
+        sol = self.solution_fields(result)
+        return f"{sol['pushes']} pushes, {sol['steps']} steps"
+
+    def solution_lines(self, result) -> list[str]:
+        """The LURD string."""
+        return ["lurd: " + "".join(s.text for s in result.steps)]
 
     def describe(self) -> str:
         """One line naming the instance."""
@@ -258,36 +279,3 @@ def shortest_walk(level: Level, start: int, goal: int, boxes) -> str | None:
         goal, k = came[goal]
         path.append(_LURD[k])
     return "".join(reversed(path))
-
-
-def format_sokoban_result(puzzle: SokobanPuzzle, result, show_boards: bool = False) -> str:
-    """The human-readable report of one Sokoban search."""
-    from ..search import Status
-    lines = [puzzle.describe()]
-    algo = result.algo + (f" (weight {result.weight:g})" if result.algo == "wastar" else "")
-    if result.status is Status.SOLVED:
-        if result.optimal:
-            quality = {"pushes": "push-optimal", "moves": "move-optimal"}[puzzle.metric]
-        elif result.bound is not None:
-            quality = f"at most {result.bound:g} x optimal"
-        else:
-            quality = "no optimality guarantee"
-        sol = puzzle.solution_fields(result)
-        lines.append(f"solved by {algo}: {sol['pushes']} pushes, {sol['steps']} steps ({quality})")
-    elif result.status is Status.UNSOLVABLE:
-        lines.append(f"proved unsolvable by {algo}: every reachable position was searched")
-    else:
-        bound = (f"; the optimum is at least {result.lower_bound:g} {puzzle.metric}"
-                 if result.lower_bound is not None else "")
-        lines.append(f"stopped by the {result.stop_reason} limit ({algo}){bound}")
-    lines.append(f"expanded {result.expanded:,}, generated {result.generated:,}, "
-                 f"stored {result.stored:,} positions, {result.memory_bytes / 2**20:.1f} MiB; "
-                 f"search {result.seconds:.3f} s, compile/load {result.compile_seconds:.2f} s")
-    if result.status is Status.SOLVED:
-        if show_boards:
-            for i, key in enumerate(result.path_keys):
-                lines.append("")
-                lines.append("start" if i == 0 else f"{i}. {result.steps[i - 1].text}")
-                lines.append(puzzle.render(key))
-        lines.append("lurd: " + "".join(s.text for s in result.steps))
-    return "\n".join(lines)
