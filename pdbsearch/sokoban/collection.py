@@ -17,6 +17,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections import deque
 from contextlib import contextmanager
@@ -123,17 +124,53 @@ def _child(conn, level: Level, number: int, options: RunOptions, limits: Limits)
     conn.close()
 
 
-@contextmanager
-def _no_sigint():
-    """Hold SIGINT back (it is delivered on leaving) where the platform can."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+class _CtrlC:
+    """Ctrl-C in the parent of a run: noted at once, acted on where it is safe.
+
+    SIGINT is never blocked: a signal blocked in the main thread goes to
+    another thread (tqdm's monitor), and CPython 3.11 can then lose it.  The
+    handler instead notes the request and raises KeyboardInterrupt, except
+    inside :meth:`held` (starting a child), where it waits for the block to
+    end.  A KeyboardInterrupt raised inside a ctypes callback (numba loading
+    its cache) is swallowed by Python, so the loop also calls :meth:`check`.
+    """
+
+    def __init__(self):
+        self.requested = False
+        self._holding = False
+
+    def handler(self, signum, frame) -> None:
+        """The SIGINT handler: note the request, raise unless held."""
+        self.requested = True
+        if not self._holding:
+            raise KeyboardInterrupt
+
+    def check(self) -> None:
+        """Raise KeyboardInterrupt if Ctrl-C came and was not acted on."""
+        if self.requested:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def installed(self):
+        """Use :meth:`handler` for SIGINT inside the block (main thread only)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = signal.signal(signal.SIGINT, self.handler)
+        try:
+            yield self
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    @contextmanager
+    def held(self):
+        """Hold Ctrl-C back until the block ends, then act on it."""
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = False
+        self.check()
 
 
 def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
@@ -142,7 +179,9 @@ def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
     from ..search.common import expand_into, successor_buffers
     smallest = min(levels, key=lambda lv: len(lv.boxes))
     puzzle = SokobanPuzzle(smallest, options.metric, options.heuristic, options.rules)
-    solve(puzzle, options.algo, options.weight, Limits(nodes=1))
+    result = solve(puzzle, options.algo, options.weight, Limits(nodes=1))
+    if result.stop_reason == "interrupted":  # the search caught Ctrl-C: pass it on
+        raise KeyboardInterrupt
     expand_into(puzzle.params, puzzle.initial_key(), *successor_buffers(puzzle))
 
 
@@ -183,45 +222,48 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
             on_record(record)
 
     interrupted = False
+    ctrl_c = _CtrlC()
     try:
-        warm_up(levels, options)
-        while pending or running:
-            while pending and len(running) < jobs:
-                number, level = pending.popleft()
-                with _no_sigint():
-                    # A Ctrl-C between the fork and this bookkeeping would
-                    # leave a child nobody stops: it waits until both are done.
-                    parent_end, child_end = ctx.Pipe(duplex=False)
-                    proc = ctx.Process(target=_child,
-                                       args=(child_end, level, number, options, limits),
-                                       daemon=True)
-                    proc.start()
-                    child_end.close()
-                    running[parent_end] = (proc, number, time.perf_counter())
-            for conn in wait(list(running), timeout=0.2):
-                proc, number, start = running.pop(conn)
-                try:
-                    record = conn.recv()
-                except (EOFError, OSError):
-                    proc.join(1.0)
-                    rec = records[number]
-                    record = LevelRecord(number, rec.title, rec.boxes, status=CRASHED,
-                                         error=f"the child died (exit code {proc.exitcode})")
-                conn.close()
-                proc.join(5.0)
-                record.wall_seconds = round(time.perf_counter() - start, 3)
-                finish(record)
-            now = time.perf_counter()
-            for conn, (proc, number, start) in list(running.items()):
-                if deadline is not None and now - start > deadline:
-                    proc.kill()
-                    proc.join(5.0)
+        with ctrl_c.installed():
+            warm_up(levels, options)
+            while pending or running:
+                ctrl_c.check()
+                while pending and len(running) < jobs:
+                    number, level = pending.popleft()
+                    with ctrl_c.held():
+                        # A Ctrl-C between the fork and this bookkeeping would
+                        # leave a child nobody stops: it waits until both are done.
+                        parent_end, child_end = ctx.Pipe(duplex=False)
+                        proc = ctx.Process(target=_child,
+                                           args=(child_end, level, number, options, limits),
+                                           daemon=True)
+                        proc.start()
+                        child_end.close()
+                        running[parent_end] = (proc, number, time.perf_counter())
+                for conn in wait(list(running), timeout=0.2):
+                    proc, number, start = running.pop(conn)
+                    try:
+                        record = conn.recv()
+                    except (EOFError, OSError):
+                        proc.join(1.0)
+                        rec = records[number]
+                        record = LevelRecord(number, rec.title, rec.boxes, status=CRASHED,
+                                             error=f"the child died (exit code {proc.exitcode})")
                     conn.close()
-                    del running[conn]
-                    rec = records[number]
-                    finish(LevelRecord(number, rec.title, rec.boxes, status=KILLED,
-                                       stop_reason="time", wall_seconds=round(now - start, 3),
-                                       error=f"still running {options.grace:g} s past its limit"))
+                    proc.join(5.0)
+                    record.wall_seconds = round(time.perf_counter() - start, 3)
+                    finish(record)
+                now = time.perf_counter()
+                for conn, (proc, number, start) in list(running.items()):
+                    if deadline is not None and now - start > deadline:
+                        proc.kill()
+                        proc.join(5.0)
+                        conn.close()
+                        del running[conn]
+                        rec = records[number]
+                        finish(LevelRecord(number, rec.title, rec.boxes, status=KILLED,
+                                           stop_reason="time", wall_seconds=round(now - start, 3),
+                                           error=f"still running {options.grace:g} s past its limit"))
     except KeyboardInterrupt:
         interrupted = True
         for conn, (proc, number, start) in running.items():

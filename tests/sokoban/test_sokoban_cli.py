@@ -159,9 +159,6 @@ def test_levels_kills_a_level_past_its_limit(tmp_path):
     assert not records[0].solved
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known open bug (2026-11-22): a Ctrl-C sent to `pdbsearch levels` just as a level "
-    "finishes is sometimes never acted on and the run goes on; see the session note"))
 def test_levels_ctrl_c_keeps_what_was_solved(tmp_path):
     import os
     import signal
