@@ -100,7 +100,9 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
 
     memory_limit = limits.memory_bytes()
     bar = _Progress(progress, engine.progress_label)
-    budget = 1024
+    # Start small: one expansion can cost milliseconds (a large Sokoban
+    # level), and a limit is only checked between chunks.
+    budget = 16
     stop_reason = None
     start = time.perf_counter()
     peak_bytes = engine.nbytes()
@@ -118,9 +120,11 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
             # Aim each chunk at CHUNK_SECONDS of work.
             spent = now - t_chunk
             if code == RUNNING:
-                if spent < CHUNK_SECONDS / 2:
+                if spent < CHUNK_SECONDS / 16:
+                    budget = min(budget * 8, 1 << 24)
+                elif spent < CHUNK_SECONDS / 2:
                     budget = min(budget * 2, 1 << 24)
-                elif spent > CHUNK_SECONDS * 2 and budget > 64:
+                elif spent > CHUNK_SECONDS * 2 and budget > 1:
                     budget //= 2
             bar.update(now - start, engine)
             if code in (SOLVED, EXHAUSTED):
