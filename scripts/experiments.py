@@ -26,6 +26,7 @@ from pdbsearch.compare import compare_weights, format_table
 from pdbsearch.hakoiri import HakoiriPuzzle, load_board
 from pdbsearch.hakoiri.database import obtain_pdb, relaxed_spec
 from pdbsearch.hakoiri.generator import default_recipe, generate
+from pdbsearch.io import atomic_write_text
 from pdbsearch.search import Limits, solve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,12 +53,13 @@ def pdb_for(board, metric="straight"):
                                    len(board.empty_cells()), metric))
 
 
-def save(name: str, data) -> None:
-    """Write results JSON under bench-results/."""
+def save(name: str, data, quiet: bool = False) -> None:
+    """Write results JSON under bench-results/ (atomically)."""
     out = ROOT / "bench-results" / f"experiments-{name}.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"machine": machine(), "results": data}, indent=1))
-    print(f"saved {out}")
+    atomic_write_text(out, json.dumps({"machine": machine(), "results": data}, indent=1))
+    if not quiet:
+        print(f"saved {out}")
 
 
 def random6x7(args) -> None:
@@ -76,13 +78,23 @@ def random6x7(args) -> None:
         rows.append(row)
         print(i, {a: (v["cost"], v["expanded"], round(v["seconds"], 3)) for a, v in row.items()},
               flush=True)
+        # Saved after every board, so a long run that is stopped keeps its figures.
+        save("random6x7", {"summary": summarise(rows, args.time_limit), "runs": rows},
+             quiet=True)
+    summary = summarise(rows, args.time_limit)
+    print(json.dumps(summary, indent=1))
+    save("random6x7", {"summary": summary, "runs": rows})
+
+
+def summarise(rows: list[dict], time_limit: float) -> dict:
+    """Solved counts and BFS / A* and BFS / IDA* ratios over the boards so far."""
     done = [r for r in rows if all(v["status"] == "solved" for v in r.values())]
-    summary = {"boards": len(rows), "bfs_solved": len(done),
-               "bfs_time_limit": args.time_limit}
+    summary = {"boards": len(rows), "bfs_solved": len(done), "bfs_time_limit": time_limit}
     for algo in ("astar", "idastar"):
         # Where BFS hit its limit, the nodes it expanded so far only bound
         # the ratio from below: report those boards apart.
-        exact = [r["bfs"]["expanded"] / max(1, r[algo]["expanded"]) for r in done]
+        both = [r for r in rows if r["bfs"]["status"] == r[algo]["status"] == "solved"]
+        exact = [r["bfs"]["expanded"] / max(1, r[algo]["expanded"]) for r in both]
         lower = [r["bfs"]["expanded"] / max(1, r[algo]["expanded"]) for r in rows
                  if r["bfs"]["status"] != "solved" and r[algo]["status"] == "solved"]
         summary[f"{algo}_solved"] = sum(r[algo]["status"] == "solved" for r in rows)
@@ -90,15 +102,17 @@ def random6x7(args) -> None:
         summary[f"bfs_over_{algo}_nodes_mean_lower_bound"] = (statistics.mean(lower)
                                                               if lower else None)
         summary[f"{algo}_seconds_mean"] = statistics.mean(r[algo]["seconds"] for r in rows)
-        if done:
+        if both:
+            summary[f"bfs_over_{algo}_boards_exact"] = len(both)
+            summary[f"bfs_over_{algo}_time_mean_exact"] = statistics.mean(
+                r["bfs"]["seconds"] / max(1e-6, r[algo]["seconds"]) for r in both)
             summary[f"bfs_over_{algo}_time_total_exact"] = (
-                sum(r["bfs"]["seconds"] for r in done) / sum(r[algo]["seconds"] for r in done))
+                sum(r["bfs"]["seconds"] for r in both) / sum(r[algo]["seconds"] for r in both))
     summary["agree"] = all(r["bfs"]["cost"] == r["astar"]["cost"] == r["idastar"]["cost"]
                            for r in done) and all(
         r["astar"]["cost"] == r["idastar"]["cost"] for r in rows
         if r["astar"]["status"] == r["idastar"]["status"] == "solved")
-    print(json.dumps(summary, indent=1))
-    save("random6x7", {"summary": summary, "runs": rows})
+    return summary
 
 
 def optimal7x8(args) -> None:
