@@ -26,13 +26,11 @@ from pathlib import Path
 
 import numba
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from experiments import machine  # noqa: E402
-
-from pdbsearch.hakoiri import HakoiriPuzzle, load_board  # noqa: E402
-from pdbsearch.hakoiri.builtin import classic_board  # noqa: E402
-from pdbsearch.hakoiri.database import build_relaxed, obtain_pdb, relaxed_spec  # noqa: E402
-from pdbsearch.search import Limits, explore, solve  # noqa: E402
+from pdbsearch.hakoiri import HakoiriPuzzle, load_board
+from pdbsearch.hakoiri.builtin import classic_board
+from pdbsearch.hakoiri.database import build_relaxed, obtain_pdb, relaxed_spec
+from pdbsearch.machine import machine_info
+from pdbsearch.search import Limits, explore, solve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,7 +57,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="skip the slow parts")
     args = parser.parse_args()
     rows: list[tuple[str, str, str]] = []
-    data: dict = {"machine": machine()}
+    data: dict = {"machine": machine_info()}
 
     # BFS throughput over a whole space.
     for name, board in (("classic 4x5", classic_board()),

@@ -15,36 +15,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import statistics
 import time
 from pathlib import Path
 
-import numba
 
 from pdbsearch.compare import compare_weights, format_table
 from pdbsearch.hakoiri import HakoiriPuzzle, load_board
 from pdbsearch.hakoiri.database import obtain_pdb, relaxed_spec
 from pdbsearch.hakoiri.generator import default_recipe, generate
 from pdbsearch.io import atomic_write_text
+from pdbsearch.machine import machine_info
 from pdbsearch.search import Limits, solve
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def machine() -> dict:
-    """The machine the figures were measured on."""
-    import os
-    cpu = "unknown"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"cores": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
-            "numba": numba.__version__}
 
 
 def pdb_for(board, metric="straight"):
@@ -57,7 +41,7 @@ def save(name: str, data, quiet: bool = False) -> None:
     """Write results JSON under bench-results/ (atomically)."""
     out = ROOT / "bench-results" / f"experiments-{name}.json"
     out.parent.mkdir(exist_ok=True)
-    atomic_write_text(out, json.dumps({"machine": machine(), "results": data}, indent=1))
+    atomic_write_text(out, json.dumps({"machine": machine_info(), "results": data}, indent=1))
     if not quiet:
         print(f"saved {out}")
 

@@ -1,0 +1,41 @@
+"""A description of the machine figures were measured on.
+
+Benchmark and experiment scripts store it beside their results: a time
+means little without the cores, the CPU, the library versions and how busy
+the machine was.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+
+
+def cpu_model() -> str:
+    """The CPU's model name (from /proc/cpuinfo where there is one)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def load_average() -> list[float] | None:
+    """The 1, 5 and 15 minute load averages, or None where unknown (other
+    work on a shared machine slows every figure down)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
+def machine_info() -> dict:
+    """Cores, CPU, system, Python / numba / numpy versions and current load."""
+    import numba
+    import numpy
+    return {"cores": os.cpu_count(), "cpu": cpu_model(), "system": platform.platform(),
+            "python": platform.python_version(), "numba": numba.__version__,
+            "numpy": numpy.__version__, "load_average": load_average()}
