@@ -131,6 +131,11 @@ class BestFirstSearch:
                                 self.stats, self.fstats, self.g_weight,
                                 self.h_weight, budget, *self.buffers)
 
+    def load_kernels(self) -> None:
+        """Compile or load every kernel a run may call (see the driver)."""
+        self.run(0)
+        self.store.load_kernels()
+
     def nbytes(self) -> int:
         """Bytes held now."""
         return self.store.nbytes() + self.closed.nbytes + self.heap.nbytes()

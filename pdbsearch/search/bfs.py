@@ -78,6 +78,11 @@ class BreadthFirstSearch:
                          self.stats, self.fstats, self.stop_at_goal, budget,
                          *self.buffers)
 
+    def load_kernels(self) -> None:
+        """Compile or load every kernel a run may call (see the driver)."""
+        self.run(0)
+        self.store.load_kernels()
+
     def nbytes(self) -> int:
         """Bytes held now."""
         return self.store.nbytes()

@@ -269,6 +269,12 @@ class IterativeDeepeningSearch:
                          self.tslot, *self._tables(), self.stats,
                          self.fstats, self.max_succ, budget)
 
+    def load_kernels(self) -> None:
+        """Compile or load every kernel a run may call (see the driver)."""
+        self.run(0)
+        empty = tuple(a[:0] for a in self._tables())
+        _tt_rehash(*empty, *empty)
+
     def _stack_arrays(self):
         return (self.sk, self.sc, self.sm, self.fstart, self.fend, self.fpos, self.fmin,
                 self.gpath, self.tslot)

@@ -77,6 +77,11 @@ class NodeStore:
         """Bytes the table would hold after one doubling."""
         return 2 * self.nbytes()
 
+    def load_kernels(self) -> None:
+        """Compile (or load from the cache) the growth kernel now, on empty
+        arrays of the same types, so that no search pays for it later."""
+        rehash(self.keys[:0], np.full(2, -1, dtype=np.int32), 0)
+
     def grow(self, n_used: int) -> None:
         """Double the capacity, keeping the first ``n_used`` states."""
         cap = 2 * self.capacity

@@ -175,14 +175,13 @@ class _CtrlC:
 
 def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
     """Compile (or load) the kernels and the engine in this process, so the
-    forked children start with them ready."""
-    from ..search.common import expand_into, successor_buffers
+    forked children start with them ready (the solve loads every kernel a
+    run calls before it searches)."""
     smallest = min(levels, key=lambda lv: len(lv.boxes))
     puzzle = SokobanPuzzle(smallest, options.metric, options.heuristic, options.rules)
     result = solve(puzzle, options.algo, options.weight, Limits(nodes=1))
     if result.stop_reason == "interrupted":  # the search caught Ctrl-C: pass it on
         raise KeyboardInterrupt
-    expand_into(puzzle.params, puzzle.initial_key(), *successor_buffers(puzzle))
 
 
 def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
