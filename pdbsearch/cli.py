@@ -86,7 +86,7 @@ def add_puzzle_options(parser: argparse.ArgumentParser) -> None:
                         help="move metric: hakoiri unit|straight|free (default straight)")
     parser.add_argument("--heuristic", default=None,
                         help="heuristic: hakoiri zero|simple|pdb (default pdb); "
-                             "sokoban zero|simple|matching (default matching)")
+                             "sokoban zero|simple|matching|pdb (default pdb)")
     add_pdb_options(parser)
     parser.add_argument("--level", default=None, metavar="N|TITLE",
                         help="sokoban: which level of a collection (1-based number or title; "

@@ -53,7 +53,7 @@ DOMAINS: dict[str, Domain] = {
     "hakoiri": Domain("hakoiri", ("unit", "straight", "free"), "straight",
                       ("zero", "simple", "pdb"), "pdb", _load_hakoiri),
     "sokoban": Domain("sokoban", ("pushes", "moves"), "pushes",
-                      ("zero", "simple", "matching"), "matching", _load_sokoban),
+                      ("zero", "simple", "matching", "pdb"), "pdb", _load_sokoban),
 }
 
 

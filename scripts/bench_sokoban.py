@@ -2,13 +2,19 @@
 """Benchmark the Sokoban solver on Microban (or another collection).
 
 Runs every level in its own process with a per-level time limit (the same
-machinery as ``pdbsearch levels``), prints the per-level table and the
-totals, then measures the effect of each pruning rule by running the first
-``--ablation`` levels with that rule switched off.  Everything, with a
+machinery as ``pdbsearch levels``), with the chosen heuristic (default
+``pdb``) and then, in the same run so that the two can be compared as
+ratios on a shared machine, with ``--against`` (default ``matching``).  It
+prints the per-level tables, the totals and the comparison, then measures
+the effect of each pruning rule by running the first ``--ablation`` levels
+with that rule switched off, and, with ``--grouping-levels``, the greedy
+against the static grouping of the pattern bound.  Everything, with a
 description of the machine, is written to a JSON file; ``--markdown``
 also prints the tables for ``docs/benchmarks.md``.
 
-    python scripts/bench_sokoban.py                      # all of Microban, 60 s a level
+    python scripts/bench_sokoban.py --ablation 0         # all of Microban, pdb vs matching
+    python scripts/bench_sokoban.py --metric moves --against none --ablation 0
+    python scripts/bench_sokoban.py --levels microban2.txt --weight 2 --against none
     python scripts/bench_sokoban.py --first 20 --time-limit 5 --ablation 10
 """
 
@@ -28,7 +34,7 @@ from pdbsearch.sokoban.collection import (RunOptions, records_json, run_levels,
                                           summary_table, totals)
 from pdbsearch.sokoban.domain import read_levels
 from pdbsearch.sokoban.puzzle import Rules
-from pdbsearch.sokoban.reference import StateLimitError, bfs_min_pushes
+from pdbsearch.sokoban.reference import StateLimitError, bfs_min_moves, bfs_min_pushes
 
 ROOT = Path(__file__).resolve().parents[1]
 MICROBAN = ROOT.parent / "shared" / "levels" / "sokoban" / "microban.txt"
@@ -97,7 +103,7 @@ def unsolved_table(records) -> str:
     return "\n".join(lines)
 
 
-def check_reference(levels, records, max_states: int) -> dict:
+def check_reference(levels, records, max_states: int, metric: str = "pushes") -> dict:
     """Compare the proven optima with the exhaustive reference BFS on the
     levels it can finish; returns the counts and any disagreement."""
     checked, skipped, disagree = 0, 0, []
@@ -105,7 +111,8 @@ def check_reference(levels, records, max_states: int) -> dict:
         if not (record.solved and record.optimal):
             continue
         try:
-            expected = bfs_min_pushes(level, max_states=max_states)
+            expected = (bfs_min_pushes if metric == "pushes" else bfs_min_moves)(
+                level, max_states=max_states)
         except StateLimitError:
             skipped += 1
             continue
@@ -121,6 +128,61 @@ def check_reference(levels, records, max_states: int) -> dict:
             "disagree": disagree}
 
 
+def comparison_table(name_a: str, a, name_b: str, b) -> tuple[str, dict]:
+    """Markdown comparison of two runs of the same levels: counts, and the
+    nodes and search time summed over the levels both solved."""
+    both = [(x, y) for x, y in zip(a, b) if x.solved and y.solved]
+    ta, tb = totals(a), totals(b)
+    exp_a, exp_b = sum(x.expanded for x, _ in both), sum(y.expanded for _, y in both)
+    sec_a, sec_b = sum(x.seconds for x, _ in both), sum(y.seconds for _, y in both)
+    lines = [f"| heuristic | solved | proven optimal | expanded (all) | search s (all) "
+             f"| expanded/s | expanded (both solved) | search s (both solved) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, t, e, sec in ((name_a, ta, exp_a, sec_a), (name_b, tb, exp_b, sec_b)):
+        rate = f"{t['nodes_per_second']:,}" if t["nodes_per_second"] else "-"
+        lines.append(f"| {name} | {t['solved']}/{t['levels']} | {t['optimal']} | "
+                     f"{t['expanded']:,} | {t['seconds']:.1f} | {rate} | {e:,} | {sec:.1f} |")
+    ratios = {"levels_both_solved": len(both),
+              "expanded_ratio": round(exp_a / exp_b, 3) if exp_b else None,
+              "seconds_ratio": round(sec_a / sec_b, 3) if sec_b else None}
+    lines.append("")
+    lines.append(f"On the {len(both)} levels both solved: {name_a} / {name_b} expanded "
+                 f"{ratios['expanded_ratio']}, search time {ratios['seconds_ratio']}.")
+    return "\n".join(lines), ratios
+
+
+def grouping_runs(levels, numbers, time_limit: float, metric: str) -> list[dict]:
+    """Greedy against static grouping of the pattern bound, in this process
+    (the level runner has no grouping option), one level at a time."""
+    from pdbsearch.search import Limits, solve
+    from pdbsearch.sokoban.puzzle import SokobanPuzzle
+    rows = []
+    for number in numbers:
+        level = levels[number - 1]
+        for grouping in ("greedy", "static"):
+            puzzle = SokobanPuzzle(level, metric, "pdb", grouping=grouping)
+            r = solve(puzzle, "astar", 1.0, Limits(time_seconds=time_limit))
+            rows.append({"level": number, "boxes": len(level.boxes), "grouping": grouping,
+                         "k": puzzle.patterns.k, "status": r.status.value, "cost": r.cost,
+                         "lower_bound": r.lower_bound, "expanded": r.expanded,
+                         "seconds": round(r.seconds, 3)})
+            print(f"grouping {grouping:6s} level {number}: {r.status.value} "
+                  f"{r.expanded:,} expanded, {r.seconds:.2f} s", file=sys.stderr)
+    return rows
+
+
+def grouping_table(rows: list[dict]) -> str:
+    """Markdown table of :func:`grouping_runs`."""
+    lines = ["| level | boxes | k | greedy: expanded | s | static: expanded | s |",
+             "|---:|---:|---:|---:|---:|---:|---:|"]
+    for g, st in zip(rows[::2], rows[1::2]):
+        def cell(r):
+            mark = "" if r["status"] == "solved" else f" ({r['status']}, bound {r['lower_bound']:g})"
+            return f"{r['expanded']:,}{mark} | {r['seconds']:.2f}"
+        lines.append(f"| {g['level']} | {g['boxes']} | {g['k']} | {cell(g)} | {cell(st)} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", default=str(MICROBAN),
@@ -129,6 +191,15 @@ def main(argv=None) -> int:
                         help="seconds per level (default 60)")
     parser.add_argument("--first", type=int, help="only the first N levels")
     parser.add_argument("--algo", default="astar", help="search algorithm (default astar)")
+    parser.add_argument("--weight", type=float, default=None,
+                        help="weighted A* with this weight (implies --algo wastar)")
+    parser.add_argument("--metric", choices=["pushes", "moves"], default="pushes")
+    parser.add_argument("--heuristic", default="pdb",
+                        help="heuristic of the main run (default pdb)")
+    parser.add_argument("--against", default="matching",
+                        help="heuristic of the comparison run, or none (default matching)")
+    parser.add_argument("--grouping-levels", default="", metavar="N,N,...",
+                        help="also compare greedy and static grouping on these levels")
     parser.add_argument("--jobs", type=int, default=1,
                         help="levels at once (default 1: figures per core)")
     parser.add_argument("--ablation", type=int, default=40, metavar="N",
@@ -150,7 +221,9 @@ def main(argv=None) -> int:
     levels, _ = read_levels(args.levels)
     if args.first:
         levels = levels[:args.first]
-    base = RunOptions(algo=args.algo, time_limit=args.time_limit)
+    algo = "wastar" if args.weight is not None else args.algo
+    base = RunOptions(algo=algo, weight=args.weight or 1.0, time_limit=args.time_limit,
+                      metric=args.metric, heuristic=args.heuristic)
     info = machine()
     print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
           f"numba {info['numba']}, numpy {info['numpy']}", file=sys.stderr)
@@ -162,7 +235,23 @@ def main(argv=None) -> int:
     print(f"wall time {wall:.1f} s ({args.jobs} job(s), limit {args.time_limit:g} s a level); "
           f"load average {info['load_average_at_start']} at the start, {_load()} now")
 
-    reference = check_reference(levels, records, args.check_reference) \
+    against, comparison, ratios = None, None, None
+    if args.against != "none" and not interrupted:
+        other = replace(base, heuristic=args.against)
+        t0 = time.perf_counter()
+        against, interrupted = run_levels(levels, other, jobs=args.jobs)
+        print(summary_table(against))
+        print(f"wall time {time.perf_counter() - t0:.1f} s ({args.against})")
+        comparison, ratios = comparison_table(args.heuristic, records, args.against, against)
+        print(comparison)
+
+    groupings = []
+    if args.grouping_levels and not interrupted:
+        numbers = [int(x) for x in args.grouping_levels.split(",") if x.strip()]
+        groupings = grouping_runs(levels, numbers, args.ablation_limit, args.metric)
+        print(grouping_table(groupings))
+
+    reference = check_reference(levels, records, args.check_reference, args.metric) \
         if args.check_reference and not interrupted else None
 
     ablations, picked = [], []
@@ -192,6 +281,12 @@ def main(argv=None) -> int:
                                      jobs=args.jobs, interrupted=interrupted))
     info["load_average_at_end"] = _load()
     report = {"machine": info, "wall_seconds": round(wall, 1), **report,
+              "against": None if against is None else {
+                  "heuristic": args.against, "summary": totals(against), "ratios": ratios,
+                  "levels": [{"number": r.number, "status": r.status, "cost": r.cost,
+                              "expanded": r.expanded, "seconds": r.seconds}
+                             for r in against]},
+              "grouping": groupings,
               "ablation_levels": picked if ablations else [], "ablation": ablations,
               "reference_check": reference}
     atomic_write_text(args.json, json.dumps(report, indent=1) + "\n")

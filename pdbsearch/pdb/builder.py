@@ -5,10 +5,12 @@ An abstraction registers, for its NamedTuple params class:
 ``size(params) -> int``                     number of abstract states
 ``is_goal(params, rank) -> bool``            abstract goal test
 ``neighbours(params, rank, out, work) -> int``
-                                             abstract states one move away
-                                             (the moves must be reversible, so
-                                             BFS forward from the goals gives
-                                             the distance *to* them); ``work``
+                                             abstract states one move *before*
+                                             ``rank`` (its predecessors: the
+                                             moves themselves when they are
+                                             reversible, the pulls for Sokoban),
+                                             so BFS from the goals gives the
+                                             distance *to* them; ``work``
                                              is an int64 scratch array, so the
                                              hot loop allocates nothing
 
@@ -81,6 +83,23 @@ def seed_goals(params, table):
     return count
 
 
+@nb.njit(cache=True, inline="always")
+def _sweep(params, table, depth, value, lo, hi, out, work):
+    """Mark the unvisited neighbours of the layer-``depth`` entries in
+    ``lo .. hi - 1`` with ``value``; returns how many were marked."""
+    count = 0
+    for r in range(lo, hi):
+        if table[r] != depth:
+            continue
+        n = abstract_neighbours(params, r, out, work)
+        for i in range(n):
+            s = out[i]
+            if table[s] == UNREACHABLE:
+                table[s] = value
+                count += 1
+    return count
+
+
 @nb.njit(cache=True, parallel=True)
 def next_layer(params, table, depth, out_size, work_size, n_chunks):
     """Mark the unvisited neighbours of layer ``depth``; returns their count.
@@ -97,18 +116,21 @@ def next_layer(params, table, depth, out_size, work_size, n_chunks):
     for t in nb.prange(n_chunks):
         out = np.empty(out_size, dtype=np.int64)
         work = np.zeros(work_size, dtype=np.int64)
-        count = 0
-        for r in range(size * t // n_chunks, size * (t + 1) // n_chunks):
-            if table[r] != depth:
-                continue
-            n = abstract_neighbours(params, r, out, work)
-            for i in range(n):
-                s = out[i]
-                if table[s] == UNREACHABLE:
-                    table[s] = value
-                    count += 1
-        counts[t] = count
+        counts[t] = _sweep(params, table, depth, value, size * t // n_chunks,
+                           size * (t + 1) // n_chunks, out, work)
     return counts.sum()
+
+
+@nb.njit(cache=True)
+def next_layer_serial(params, table, depth, out_size, work_size, n_chunks):
+    """:func:`next_layer` in one thread, without the parallel runtime: once
+    that (OpenMP) runtime has started, a ``fork()`` of the process is unsafe,
+    and ``pdbsearch levels`` builds a PDB in the parent before it forks one
+    child per level.  ``n_chunks`` is ignored."""
+    value = min(depth + 1, MAX_DISTANCE)
+    out = np.empty(out_size, dtype=np.int64)
+    work = np.zeros(work_size, dtype=np.int64)
+    return _sweep(params, table, depth, value, 0, table.shape[0], out, work)
 
 
 def build_table(params, size: int, max_neighbours: int, workspace: int,
@@ -121,11 +143,16 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
     """
     table = np.full(size, UNREACHABLE, dtype=np.uint8)
     # One thread by default: on a shared 2-core machine two threads were
-    # 3x slower (docs/benchmarks.md); --threads opts in.
-    nb.set_num_threads(max(1, min(threads, nb.config.NUMBA_NUM_THREADS)))
-    n_chunks = 8 * nb.get_num_threads()
+    # 3x slower (docs/benchmarks.md); --threads opts in.  One thread runs
+    # the serial sweep, which never starts the parallel runtime.
+    threads = max(1, min(threads, nb.config.NUMBA_NUM_THREADS))
+    if threads > 1:
+        nb.set_num_threads(threads)
+        layer, n_chunks = next_layer, 8 * threads
+    else:
+        layer, n_chunks = next_layer_serial, 1
     t0 = time.perf_counter()
-    next_layer(params, np.zeros(0, np.uint8), 0, max_neighbours, workspace, 1)  # compile/load
+    layer(params, np.zeros(0, np.uint8), 0, max_neighbours, workspace, 1)  # compile/load
     compile_seconds = time.perf_counter() - t0
     start = time.perf_counter()
     bar = None
@@ -141,9 +168,9 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
             # Everything left is at distance >= 254: one more sweep at 254
             # would rescan forever; mark the remaining reachable states by
             # repeating the layer until nothing new appears.
-            found = next_layer(params, table, MAX_DISTANCE, max_neighbours, workspace, n_chunks)
+            found = layer(params, table, MAX_DISTANCE, max_neighbours, workspace, n_chunks)
         else:
-            found = next_layer(params, table, depth, max_neighbours, workspace, n_chunks)
+            found = layer(params, table, depth, max_neighbours, workspace, n_chunks)
             depth += 1
         if bar is not None:
             bar.update(found)

@@ -17,10 +17,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -126,8 +127,14 @@ def load_pdb(path: str | Path, expected: PdbSpec) -> tuple[np.ndarray, dict[str,
             raise PdbFileError(f"{path}: made for {name} {attrs.get(name)!r}, "
                                f"not {getattr(expected, name)!r}")
     params = json.loads(attrs.get("parameters", "{}"))
-    if params != json.loads(json.dumps(expected.parameters)):
-        raise PdbFileError(f"{path}: made for {params}, not for {expected.parameters}")
+    wanted = json.loads(json.dumps(expected.parameters))
+    if params != wanted:
+        # name only what differs: a level fingerprint among ten fields is easy to miss
+        keys = [k for k in [*wanted, *(k for k in params if k not in wanted)]
+                if params.get(k) != wanted.get(k)]
+        made = ", ".join(f"{k} {params.get(k)!r}" for k in keys)
+        need = ", ".join(f"{k} {wanted.get(k)!r}" for k in keys)
+        raise PdbFileError(f"{path}: made for {made}, not for {need}")
     try:
         with h5py.File(path, "r") as f:
             table = np.asarray(f["distances"][...], dtype=np.uint8)
@@ -143,3 +150,38 @@ def default_db_dir() -> Path:
     """``$PDBSEARCH_DB_DIR``, else ``databases/`` in the current folder."""
     env = os.environ.get("PDBSEARCH_DB_DIR")
     return Path(env) if env else Path("databases")
+
+
+def log_to_stderr(message: str) -> None:
+    """The default logger of :func:`find_or_build`."""
+    print(message, file=sys.stderr)
+
+
+def find_or_build(spec: PdbSpec, filename: str,
+                  build: Callable[[], tuple[np.ndarray, float]],
+                  db_dir: str | Path | None = None, pdb_path: str | Path | None = None,
+                  log: Callable[[str], None] | None = log_to_stderr,
+                  what: str = "PDB") -> np.ndarray:
+    """The table of ``spec``: from ``pdb_path`` if given (refused if it does
+    not match), else ``filename`` in the database folder (``db_dir``, else
+    :func:`default_db_dir`), else made by ``build() -> (table, seconds)``
+    and saved there.  A file there that does not match is rebuilt.
+    ``log`` (None: silent) hears what is built; ``what`` names the table.
+    """
+    say = log or (lambda message: None)
+    if pdb_path is not None:
+        table, _ = load_pdb(pdb_path, spec)
+        return table
+    folder = Path(db_dir) if db_dir is not None else default_db_dir()
+    path = folder / filename
+    if path.exists():
+        try:
+            table, _ = load_pdb(path, spec)
+            return table
+        except PdbFileError as exc:
+            say(f"pdbsearch: {exc}; rebuilding it")
+    say(f"pdbsearch: building the {what} {path} ...")
+    table, seconds = build()
+    save_pdb(path, table, spec, seconds)
+    say(f"pdbsearch: built {path}: {table.shape[0]:,} entries in {seconds:.2f} s")
+    return table

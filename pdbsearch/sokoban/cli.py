@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..errors import PdbsearchError
@@ -27,13 +28,29 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
                        help="no one-way tunnel pruning")
 
 
-def add_sokoban_commands(sub) -> None:
-    """Add the Sokoban subcommands (and the pruning switches of ``solve``)."""
-    from ..cli import _positive_int, add_search_options
+def add_pattern_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the k-box pattern PDBs (heuristic ``pdb``)."""
+    from ..cli import _positive_int
+    group = parser.add_argument_group("sokoban pattern databases (--heuristic pdb)")
+    group.add_argument("--pattern-boxes", type=_positive_int, default=None, metavar="K",
+                       help="largest pattern, 1 to 4 boxes (default: the largest whose "
+                            "table has at most 16 Mi entries)")
+    group.add_argument("--grouping", choices=["greedy", "static"], default="greedy",
+                       help="how boxes are grouped per state: greedy by gain (default) or "
+                            "runs of K boxes in cell order")
 
-    solve_parser = sub.choices.get("solve")
-    if solve_parser is not None:
-        add_rule_options(solve_parser)
+
+def add_sokoban_commands(sub) -> None:
+    """Add the Sokoban subcommands (and the pruning and pattern options of
+    ``solve``)."""
+    from ..cli import _positive_int, add_pdb_options, add_search_options
+
+    for name in ("solve", "compare"):
+        parser = sub.choices.get(name)
+        if parser is not None:
+            if name == "solve":
+                add_rule_options(parser)
+            add_pattern_options(parser)
 
     p = sub.add_parser(
         "levels", help="solve every level of a Sokoban collection",
@@ -48,8 +65,10 @@ def add_sokoban_commands(sub) -> None:
     p.add_argument("file", metavar="FILE", help="level collection (XSB, Push!! or seed 002)")
     p.add_argument("--metric", choices=["pushes", "moves"], default="pushes",
                    help="what is minimised (default pushes)")
-    p.add_argument("--heuristic", choices=["zero", "simple", "matching"], default="matching",
-                   help="lower bound (default matching)")
+    p.add_argument("--heuristic", choices=["zero", "simple", "matching", "pdb"], default="pdb",
+                   help="lower bound (default pdb: max of matching and the k-box pattern "
+                        "PDBs, built per level and cached in the database folder)")
+    add_pdb_options(p)
     p.add_argument("--format", choices=["xsb", "push", "seed002"], default=None,
                    help="file format (default: detected)")
     add_rule_options(p)
@@ -71,6 +90,11 @@ def cmd_levels(args) -> int:
     from .collection import RunOptions, run_levels, summary_table, totals, write_outputs
     from .domain import algo_and_weight, read_levels, rules_from_args
 
+    if args.pdb is not None:
+        raise PdbsearchError("--pdb names the PDB of one level; use --db-dir with levels")
+    if args.db_dir is not None:
+        # the levels run in child processes, which find the folder here
+        os.environ["PDBSEARCH_DB_DIR"] = str(args.db_dir)
     levels, fmt = read_levels(args.file, args.format)
     if args.first is not None:
         levels = levels[:args.first]

@@ -56,12 +56,23 @@ def load_puzzle(path: str | None, args: argparse.Namespace):
     a :class:`~.push_batch.PushBatch` for a Push!! file."""
     levels, fmt = read_levels(path, getattr(args, "format", None))
     metric = getattr(args, "metric", None) or "pushes"
-    heuristic = getattr(args, "heuristic", None) or "matching"
+    heuristic = getattr(args, "heuristic", None) or "pdb"
     rules = rules_from_args(args)
     spec = getattr(args, "level", None)
     if fmt == "push":
         from .push_batch import PushBatch
         chosen = levels if spec is None else [select_level(levels, spec, str(path))]
-        return PushBatch(chosen, metric, heuristic, rules)
+        return PushBatch(chosen, metric, heuristic, rules, **pattern_options(args))
     level = select_level(levels, spec if spec is not None else 1, str(path))
-    return SokobanPuzzle(level, metric, heuristic, rules)
+    return SokobanPuzzle(level, metric, heuristic, rules, **pattern_options(args))
+
+
+def pattern_options(args: argparse.Namespace) -> dict:
+    """The pattern-PDB keyword arguments of :class:`SokobanPuzzle` that the
+    options ask for (``--db-dir``, ``--pdb``, ``--pattern-boxes``,
+    ``--grouping``); builds are reported on stderr."""
+    from ..pdb.store import log_to_stderr
+    return {"db_dir": getattr(args, "db_dir", None), "pdb_path": getattr(args, "pdb", None),
+            "pattern_boxes": getattr(args, "pattern_boxes", None),
+            "grouping": getattr(args, "grouping", None) or "greedy",
+            "log": None if getattr(args, "quiet", False) else log_to_stderr}

@@ -33,7 +33,9 @@ from .matching import min_cost_matching, rematch_row
 from .tables import UNREACHABLE
 
 METRIC_CODES = {"pushes": 0, "moves": 1}
-HEURISTIC_CODES = {"zero": 0, "simple": 1, "matching": 2}
+HEURISTIC_CODES = {"zero": 0, "simple": 1, "matching": 2, "pdb": 3}
+#: How the pattern bound groups the boxes: greedy by gain, or fixed runs.
+GROUPING_CODES = {"greedy": 0, "static": 1}
 #: Move code of a push: ``box_cell * MOVE_BASE + direction`` (LURD order).
 MOVE_BASE = 4
 
@@ -69,6 +71,19 @@ class SokobanParams(NamedTuple):
     side_comp: np.ndarray       #: int16[region index, cell]: parts of the region without a cell
     side_dist: np.ndarray       #: int32[goal, cell, side]: player-aware push distances
     deltas: np.ndarray          #: int64[4]: LURD offsets
+    # -- the k-box pattern databases (heuristic "pdb"; see .patterns) --
+    pdb: np.ndarray             #: uint8: the tables for k = 1 .. pdb_k, one after another
+    pdb_offset: np.ndarray      #: int64[pdb_k + 2]: start of the k-box table at [k]
+    pdb_k: int                  #: largest pattern size (0: no tables)
+    pdb_binom: np.ndarray       #: int64[B + 1, pdb_k + 1]: binomials for ranking
+    pdb_index: np.ndarray       #: int64[cell]: pattern index of a live cell, -1 if dead
+    pdb_grouping: int           #: GROUPING_CODES
+    pdb_limit: int              #: most k-subsets (k >= 3) looked up per state
+    pdb_box: np.ndarray         #: int64[box]: work: pattern index of each box
+    pdb_h1: np.ndarray          #: int64[box]: work: one-box value of each box
+    pdb_used: np.ndarray        #: int64[box]: work: box already in a chosen group
+    pdb_gain: np.ndarray        #: int64[group]: work: gain of a candidate group
+    pdb_members: np.ndarray     #: int64[group, 4]: work: its boxes (-1 pads)
     # -- work arrays (expand) --
     occ: np.ndarray             #: uint8[cell]
     boxes: np.ndarray           #: int32[box]
@@ -103,6 +118,8 @@ _AREA, _SEEN, _LABEL, _FROZEN, _BASE, _ROWS = 0, 1, 2, 3, 4, 5
 #: Cost of an impossible box-goal pair in the matching (more than any sum of
 #: real distances, so an optimum that uses one proves a bipartite deadlock).
 _IMPOSSIBLE = np.int64(1) << 40
+#: Up to this many triples and quadruples, the pattern bound looks them all up.
+_EXHAUSTIVE_GROUPS = 64
 
 
 @nb.njit(cache=True, inline="always")
@@ -392,10 +409,285 @@ def _updated_matching(p, boxes, n):
     return total
 
 
+@nb.njit(cache=True, inline="always")
+def _pattern_value(p, size, r, pi):
+    """The ``size``-box table entry of the set of rank ``r``, player index ``pi``."""
+    n_sets = p.pdb_binom[p.pdb_binom.shape[0] - 1, size]
+    return np.int64(p.pdb[p.pdb_offset[size] + pi * n_sets + r])
+
+
+@nb.njit(cache=True, inline="always")
+def _add_group(p, m, gain, a, b, c, d):
+    """Record a candidate group (boxes a, b, c, d; -1 pads) with its gain."""
+    p.pdb_gain[m] = gain
+    p.pdb_members[m, 0] = a
+    p.pdb_members[m, 1] = b
+    p.pdb_members[m, 2] = c
+    p.pdb_members[m, 3] = d
+    return m + 1
+
+
+@nb.njit(cache=True, inline="always")
+def _insert_member(p, q, size, o):
+    """Insert box ``o`` into group ``q`` of ``size`` sorted members."""
+    t = size
+    while t > 0 and p.pdb_members[q, t - 1] > o:
+        p.pdb_members[q, t] = p.pdb_members[q, t - 1]
+        t -= 1
+    p.pdb_members[q, t] = o
+
+
+@nb.njit(cache=True, inline="always")
+def _pattern_bound(p, boxes, n, player):
+    """The additive pattern bound: the sum of the k-box table values of
+    disjoint groups of boxes (each push moves one box, so the groups'
+    pushes add up), or DEAD when some group cannot reach the goals.
+
+    ``boxes`` are in increasing cell order, so their pattern indices are
+    sorted.  Greedy grouping starts from every box alone (the one-box
+    values) and takes the disjoint groups of largest *gain* (a group's
+    value minus its boxes' one-box values) one after another.  With few
+    boxes (at most _EXHAUSTIVE_GROUPS triples and quadruples) every group
+    is a candidate.  Otherwise it takes pairs first, then grows each chosen
+    pair by the free box that gains most (to pdb_k boxes), and merges two
+    chosen pairs into a 4-box group when that gains more than both: the
+    pairs cost C(n, 2) lookups in a small table, the rest at most
+    ``pdb_limit``.  Static grouping takes runs of ``pdb_k`` consecutive
+    boxes.
+    """
+    pi = p.player_index[player]
+    binom = p.pdb_binom
+    idx, h1 = p.pdb_box, p.pdb_h1
+    total = 0
+    for i in range(n):
+        c = p.pdb_index[boxes[i]]
+        if c < 0:
+            return DEAD
+        idx[i] = c
+        v = _pattern_value(p, 1, c, pi)
+        if v == 255:
+            return DEAD
+        h1[i] = v
+        total += v
+    kmax = min(p.pdb_k, n)
+    if kmax < 2:
+        return total
+    if p.pdb_grouping == 1:
+        total = 0
+        i = 0
+        while i < n:
+            size = min(kmax, n - i)
+            r = 0
+            for t in range(size):
+                r += binom[idx[i + t], t + 1]
+            v = _pattern_value(p, size, r, pi)
+            if v == 255:
+                return DEAD
+            total += v
+            i += size
+        return total
+    m = 0
+    for i in range(n):
+        ri = binom[idx[i], 1]
+        for j in range(i + 1, n):
+            v = _pattern_value(p, 2, ri + binom[idx[j], 2], pi)
+            if v == 255:
+                return DEAD
+            g = v - h1[i] - h1[j]
+            if g > 0:
+                m = _add_group(p, m, g, i, j, -1, -1)
+    used = p.pdb_used
+    for i in range(n):
+        used[i] = 0
+    n3 = n * (n - 1) * (n - 2) // 6 if kmax >= 3 else 0
+    n4 = n3 * (n - 3) // 4 if kmax >= 4 else 0
+    if n3 + n4 <= _EXHAUSTIVE_GROUPS:
+        # Few boxes: every triple and quadruple is a candidate too.
+        for i in range(n3 and n):
+            ri = binom[idx[i], 1]
+            for j in range(i + 1, n):
+                rj = ri + binom[idx[j], 2]
+                for l in range(j + 1, n):
+                    rl = rj + binom[idx[l], 3]
+                    v = _pattern_value(p, 3, rl, pi)
+                    if v == 255:
+                        return DEAD
+                    g = v - h1[i] - h1[j] - h1[l]
+                    if g > 0:
+                        m = _add_group(p, m, g, i, j, l, -1)
+                    for o in range(l + 1, n if n4 else 0):
+                        v = _pattern_value(p, 4, rl + binom[idx[o], 4], pi)
+                        if v == 255:
+                            return DEAD
+                        g = v - h1[i] - h1[j] - h1[l] - h1[o]
+                        if g > 0:
+                            m = _add_group(p, m, g, i, j, l, o)
+        while True:
+            best = 0
+            pick = -1
+            for q in range(m):
+                g = p.pdb_gain[q]
+                if g <= best:
+                    continue
+                free = True
+                for t in range(4):
+                    b = p.pdb_members[q, t]
+                    if b >= 0 and used[b] != 0:
+                        free = False
+                if free:
+                    best = g
+                    pick = q
+            if pick < 0:
+                return total
+            for t in range(4):
+                b = p.pdb_members[pick, t]
+                if b >= 0:
+                    used[b] = 1
+            total += best
+    # Greedy pairing: the disjoint pairs of largest gain.
+    chosen = m
+    while True:
+        best = 0
+        pick = -1
+        for q in range(m):
+            g = p.pdb_gain[q]
+            if g > best and used[p.pdb_members[q, 0]] == 0 and used[p.pdb_members[q, 1]] == 0:
+                best = g
+                pick = q
+        if pick < 0:
+            break
+        used[p.pdb_members[pick, 0]] = 1
+        used[p.pdb_members[pick, 1]] = 1
+        _add_group(p, chosen, best, p.pdb_members[pick, 0], p.pdb_members[pick, 1], -1, -1)
+        chosen += 1
+        total += best
+    # Then each chosen group grows by the free box that gains most (boxes
+    # that interact with a pair often interact with a third), up to pdb_k
+    # boxes, and (4-box tables) two chosen pairs merge when that gains more
+    # than both: a few lookups per group instead of every triple.
+    looked = 0
+    for size in range(3, kmax + 1):
+        for q in range(m, chosen):
+            if p.pdb_members[q, size - 2] < 0 or (size - 1 < 4 and p.pdb_members[q, size - 1] >= 0):
+                continue  # not a group of size - 1
+            base = 0
+            for u in range(size - 1):
+                base += h1[p.pdb_members[q, u]]
+            best = p.pdb_gain[q]
+            pick = -1
+            for o in range(n):
+                if used[o] != 0 or looked >= p.pdb_limit:
+                    continue
+                looked += 1
+                r = 0
+                t = 0
+                placed = False
+                for u in range(size - 1):
+                    b = p.pdb_members[q, u]
+                    if not placed and o < b:
+                        r += binom[idx[o], t + 1]
+                        t += 1
+                        placed = True
+                    r += binom[idx[b], t + 1]
+                    t += 1
+                if not placed:
+                    r += binom[idx[o], t + 1]
+                v = _pattern_value(p, size, r, pi)
+                if v == 255:
+                    return DEAD
+                g = v - base - h1[o]
+                if g > best:
+                    best = g
+                    pick = o
+            if pick >= 0:
+                used[pick] = 1
+                total += best - p.pdb_gain[q]
+                p.pdb_gain[q] = best
+                _insert_member(p, q, size - 1, pick)
+    if kmax >= 4:
+        for a in range(m, chosen):
+            if p.pdb_members[a, 1] < 0 or p.pdb_members[a, 2] >= 0:
+                continue
+            for b in range(a + 1, chosen):
+                if p.pdb_members[b, 1] < 0 or p.pdb_members[b, 2] >= 0:
+                    continue
+                if p.pdb_members[a, 1] < 0 or p.pdb_members[a, 2] >= 0:
+                    break  # a has merged
+                if looked >= p.pdb_limit:
+                    break
+                looked += 1
+                _insert_member(p, a, 2, p.pdb_members[b, 0])
+                _insert_member(p, a, 3, p.pdb_members[b, 1])
+                r = 0
+                for u in range(4):
+                    r += binom[idx[p.pdb_members[a, u]], u + 1]
+                v = _pattern_value(p, 4, r, pi)
+                if v == 255:
+                    return DEAD
+                g = v
+                for u in range(4):
+                    g -= h1[p.pdb_members[a, u]]
+                if g > p.pdb_gain[a] + p.pdb_gain[b]:
+                    total += g - p.pdb_gain[a] - p.pdb_gain[b]
+                    p.pdb_gain[a] = g
+                    p.pdb_gain[b] = 0
+                    p.pdb_members[b, 1] = -1   # b is gone
+                else:
+                    # undo: a keeps its own two boxes
+                    x0 = p.pdb_members[b, 0]
+                    x1 = p.pdb_members[b, 1]
+                    t = 0
+                    for u in range(4):
+                        c = p.pdb_members[a, u]
+                        if c != x0 and c != x1:
+                            p.pdb_members[a, t] = c
+                            t += 1
+                    p.pdb_members[a, 2] = -1
+                    p.pdb_members[a, 3] = -1
+    return total
+
+
+@nb.njit(cache=True, inline="always")
+def _walk_to_push(p, boxes, n, player):
+    """Moves metric: the fewest steps the player needs before its next push
+    (a breadth-first walk to the nearest cell from which a box can be
+    pushed onto a free, live cell; 0 when it stands at one, as it often does
+    right after a push)."""
+    occ, inside, q, seen = p.occ, p.inside, p.queue, p.seen
+    for i in range(n):
+        occ[boxes[i]] = 1
+    p.counters[_SEEN] += 1
+    tag = p.counters[_SEEN]
+    seen[player] = tag
+    p.walk[player] = 0
+    q[0] = player
+    head, tail = 0, 1
+    found = -1
+    while head < tail and found < 0:
+        c = q[head]
+        head += 1
+        for k in range(4):
+            x = c + p.deltas[k]
+            if occ[x] != 0:
+                t = x + p.deltas[k]
+                if inside[t] != 0 and occ[t] == 0 and p.dead[t] == 0:
+                    found = p.walk[c]
+                    break
+            elif inside[x] != 0 and seen[x] != tag:
+                seen[x] = tag
+                p.walk[x] = p.walk[c] + 1
+                q[tail] = x
+                tail += 1
+    for i in range(n):
+        occ[boxes[i]] = 0
+    return found if found > 0 else 0
+
+
 @nb.njit(cache=True)
 def heuristic(p, key):
-    """A lower bound on the pushes left (admissible for both metrics), or
-    DEAD: a box that cannot reach any goal, or no perfect box-goal matching.
+    """A lower bound on the cost left (admissible for both metrics), or
+    DEAD: a box that cannot reach any goal, no perfect box-goal matching,
+    or (``pdb``) a group of boxes that the pattern tables call dead.
 
     Each box-goal distance is the lone box's push distance with the player
     starting where it is (player-aware tables) -- other boxes removed, which
@@ -404,7 +696,10 @@ def heuristic(p, key):
     engines ask for in a row are mostly of siblings, which differ in one or
     two boxes, so the last matching is kept and updated in O(n²) per
     changed row (a row is unchanged when its box has the same cell and the
-    same reachable sides) instead of being rebuilt in O(n³).
+    same reachable sides) instead of being rebuilt in O(n³).  ``pdb`` takes
+    the larger of the matching and the additive pattern bound
+    (:func:`_pattern_bound`).  Under the moves metric the bound in pushes
+    is still a bound, and the walk to the next push is added.
     """
     if p.heuristic == 0:
         return 0
@@ -428,12 +723,25 @@ def heuristic(p, key):
                 return DEAD
             simple += nearest
     if p.heuristic == 1:
-        return simple
-    total = _updated_matching(p, boxes, n)
-    if total < 0:
-        total = _full_matching(p, boxes, n)
-    if total >= _IMPOSSIBLE:
-        return DEAD
+        total = simple
+    else:
+        pattern = 0
+        if p.heuristic == 3:
+            # first: a dead pattern spares the matching
+            pattern = _pattern_bound(p, boxes, n, player)
+            if pattern >= DEAD:
+                return DEAD
+        total = _updated_matching(p, boxes, n)
+        if total < 0:
+            total = _full_matching(p, boxes, n)
+        if total >= _IMPOSSIBLE:
+            return DEAD
+        if pattern > total:
+            total = pattern
+    if p.metric == 1 and total > 0:
+        # Every push costs its walk + 1 and the pushes left are >= total,
+        # so the walk to the next push can be added.
+        total += _walk_to_push(p, boxes, n, player)
     return total
 
 

@@ -23,8 +23,13 @@ class PushBatch:
     domain = "sokoban"
 
     def __init__(self, levels: Sequence[Level], metric: str = "pushes",
-                 heuristic: str = "matching", rules: Rules = Rules()):
-        self.puzzles = [SokobanPuzzle(level, metric, heuristic, rules) for level in levels]
+                 heuristic: str = "matching", rules: Rules = Rules(), **patterns):
+        """``patterns``: the pattern-PDB keywords of :class:`SokobanPuzzle`."""
+        if patterns.get("pdb_path") is not None and len(levels) > 1:
+            from ..errors import PdbsearchError
+            raise PdbsearchError("--pdb names the PDB of one map; pick it with --level")
+        self.puzzles = [SokobanPuzzle(level, metric, heuristic, rules, **patterns)
+                        for level in levels]
 
     def describe(self) -> str:
         """One line naming the batch."""

@@ -20,15 +20,19 @@ from ..errors import IllegalMoveError, PdbsearchError
 from ..puzzle import Puzzle, Step
 from .deadlocks import dead_square_mask
 from .formats import format_xsb
-from .kernels import HEURISTIC_CODES, METRIC_CODES, MOVE_BASE, SokobanParams
+from .kernels import (GROUPING_CODES, HEURISTIC_CODES, METRIC_CODES, MOVE_BASE,
+                      SokobanParams)
 from .level import Level
 from .reference import check_solution as replay_check
 from .tables import (KeyLayout, grid_deltas, player_aware_tables, pull_distances,
                      region_cells, tunnel_axes)
 
 _LURD = "lurd"
-#: the lower bounds of this domain (all admissible, for both metrics)
-HEURISTICS = ("zero", "simple", "matching")
+#: the lower bounds of this domain (all admissible, for both metrics),
+#: weakest first; ``pdb`` is max(matching, additive k-box pattern bound)
+HEURISTICS = ("zero", "simple", "matching", "pdb")
+#: how the pattern bound groups boxes (see kernels._pattern_bound)
+GROUPINGS = ("greedy", "static")
 METRICS = ("pushes", "moves")
 
 
@@ -57,13 +61,35 @@ class SokobanPuzzle(Puzzle):
 
     domain = "sokoban"
 
+    #: most k-subsets (k >= 3) the greedy grouping looks up per state
+    GROUP_LIMIT = 128
+
     def __init__(self, level: Level, metric: str = "pushes", heuristic: str = "matching",
-                 rules: Rules = Rules()):
+                 rules: Rules = Rules(), *, patterns=None, pattern_boxes: int | None = None,
+                 grouping: str = "greedy", db_dir=None, pdb_path=None, log=None):
+        """``heuristic="pdb"`` uses ``patterns`` (a loaded
+        :class:`~.pattern_db.PatternTables`), or finds or builds the level's
+        pattern PDB of up to ``pattern_boxes`` boxes (default: as many as
+        fit, up to 4) in ``db_dir`` (or reads ``pdb_path``); ``log`` (None:
+        silent) hears about builds.  The default heuristic stays
+        ``matching`` here, so that making a puzzle writes no file; the
+        command line defaults to ``pdb``."""
         if metric not in METRICS:
             raise PdbsearchError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
         if heuristic not in HEURISTICS:
             raise PdbsearchError(f"unknown heuristic {heuristic!r}; choose from "
                                  f"{', '.join(HEURISTICS)}")
+        if grouping not in GROUPINGS:
+            raise PdbsearchError(f"unknown grouping {grouping!r}; choose from "
+                                 f"{', '.join(GROUPINGS)}")
+        if pattern_boxes is not None and not 1 <= pattern_boxes <= 4:
+            raise PdbsearchError(f"patterns of {pattern_boxes} boxes: choose from 1 to 4")
+        if heuristic == "pdb" and patterns is None:
+            from .pattern_db import MAX_K, obtain_patterns
+            patterns = obtain_patterns(level, pattern_boxes or MAX_K, db_dir, pdb_path,
+                                       log=log)
+        self.patterns = patterns if heuristic == "pdb" else None
+        self.grouping = grouping
         self.level = level
         self.metric = metric
         self.heuristic_name = heuristic
@@ -123,7 +149,27 @@ class SokobanPuzzle(Puzzle):
             box_mask=box_mask, goal_mask=goal_mask, dist=dist,
             nearest=dist.min(axis=0).astype(np.int32), aware=int(aware),
             goal_cells=goal_cells, side_comp=side_comp, side_dist=side_dist, deltas=deltas,
-            **work_arrays(n_grid, n_boxes))
+            **self._pattern_fields(n_grid, n_boxes), **work_arrays(n_grid, n_boxes))
+
+    def _pattern_fields(self, n_grid: int, n_boxes: int) -> dict[str, Any]:
+        """The ``pdb_*`` fields of the params (small placeholders without a PDB)."""
+        pt = self.patterns
+        if pt is None:
+            return dict(pdb=np.full(1, 255, np.uint8), pdb_offset=np.zeros(2, np.int64),
+                        pdb_k=0, pdb_binom=np.zeros((1, 1), np.int64),
+                        pdb_index=np.full(n_grid, -1, np.int64),
+                        pdb_grouping=GROUPING_CODES[self.grouping], pdb_limit=0,
+                        pdb_box=np.zeros(1, np.int64), pdb_h1=np.zeros(1, np.int64),
+                        pdb_used=np.zeros(1, np.int64), pdb_gain=np.zeros(1, np.int64),
+                        pdb_members=np.zeros((1, 4), np.int64))
+        # candidate groups: every pair, and up to the limit of triples and quadruples
+        groups = n_boxes * (n_boxes - 1) // 2 + 2 * self.GROUP_LIMIT + 1
+        return dict(pdb=pt.table, pdb_offset=pt.offsets, pdb_k=pt.k, pdb_binom=pt.binom,
+                    pdb_index=pt.pat_index, pdb_grouping=GROUPING_CODES[self.grouping],
+                    pdb_limit=self.GROUP_LIMIT,
+                    pdb_box=np.zeros(n_boxes, np.int64), pdb_h1=np.zeros(n_boxes, np.int64),
+                    pdb_used=np.zeros(n_boxes, np.int64), pdb_gain=np.zeros(groups, np.int64),
+                    pdb_members=np.zeros((groups, 4), np.int64))
 
     # -- keys -------------------------------------------------------------
 
@@ -235,8 +281,11 @@ class SokobanPuzzle(Puzzle):
         lv = self.level
         title = f" {lv.title!r}" if lv.title else ""
         boxes = f"{len(lv.boxes)} box{'es' if len(lv.boxes) != 1 else ''}"
+        heuristic = self.heuristic_name
+        if self.patterns is not None:
+            heuristic += f" (patterns of 1-{self.patterns.k} boxes, {self.grouping})"
         return (f"sokoban{title} {lv.width}x{lv.height}, {boxes}, "
-                f"{self.metric} metric, heuristic {self.heuristic_name}, "
+                f"{self.metric} metric, heuristic {heuristic}, "
                 f"rules {self.rules.describe()}")
 
 

@@ -1,0 +1,127 @@
+"""The pattern databases of a Sokoban level: choosing k, naming, caching.
+
+A level's PDB holds the k-box tables of :mod:`.patterns` for k = 1 .. K,
+one after another in one ``uint8`` array (one file, so ``--pdb FILE``
+names all of it).  K is the largest size up to :data:`~.patterns.MAX_K`
+and the number of boxes whose table stays within :data:`ENTRY_CAP`
+entries.  The tables depend only on the walls, the goals and the region
+(the cells the player can ever stand on), not on the boxes, so a file is
+keyed by a fingerprint of those and serves every start position of the
+same board.  Files are found, checked, built and saved by
+:func:`pdbsearch.pdb.store.find_or_build`, the same code as the Hakoiri
+PDBs, e.g. ``sokoban-patterns-k3-11x9-0123456789abcdef.h5``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from ..errors import PdbsearchError
+from ..pdb.ranking import binomial_table
+from ..pdb.store import PdbSpec, find_or_build, read_attributes
+from .level import Level
+from .patterns import MAX_K, build_pattern_table, live_cells, table_entries
+from .tables import region_cells
+
+#: Most entries (bytes) of one k-box table; a larger k is not built.
+ENTRY_CAP = 1 << 24
+
+
+def level_fingerprint(level: Level) -> str:
+    """A short hash of what the tables depend on: size, walls, goals and
+    the region (not the boxes, nor where in its area the player starts)."""
+    text = json.dumps([level.width, level.height,
+                       np.packbits(level.walls).tobytes().hex(),
+                       sorted(level.goals), region_cells(level)])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def choose_k(level: Level, most: int = MAX_K, cap: int = ENTRY_CAP) -> int:
+    """The largest pattern size worth building: at most ``most`` and the
+    number of boxes, with a table of at most ``cap`` entries."""
+    n_cells = len(live_cells(level))
+    n_player = len(region_cells(level))
+    k = 1
+    for size in range(2, min(most, MAX_K, len(level.boxes)) + 1):
+        if table_entries(n_cells, n_player, size) <= cap:
+            k = size
+    return k
+
+
+def pattern_spec(level: Level, k: int) -> PdbSpec:
+    """The spec of a level's tables for k = 1 .. ``k``."""
+    return PdbSpec("sokoban", "box-patterns", "pushes",
+                   {"level": level_fingerprint(level), "width": level.width,
+                    "height": level.height, "max_boxes": k,
+                    "cells": len(live_cells(level)), "player_cells": len(region_cells(level))})
+
+
+def pdb_filename(spec: PdbSpec) -> str:
+    """The file name of a level's pattern PDB."""
+    p = spec.parameters
+    return f"sokoban-patterns-k{p['max_boxes']}-{p['width']}x{p['height']}-{p['level']}.h5"
+
+
+def table_offsets(n_cells: int, n_player: int, k: int) -> np.ndarray:
+    """``offsets[j]``: where the j-box table starts (``offsets[k + 1]``: the end)."""
+    offsets = np.zeros(k + 2, dtype=np.int64)
+    for j in range(1, k + 1):
+        offsets[j + 1] = offsets[j] + table_entries(n_cells, n_player, j)
+    return offsets
+
+
+def build_patterns(level: Level, k: int, progress: bool = False) -> tuple[np.ndarray, float]:
+    """The tables for 1 .. ``k`` boxes, one after another; (table, seconds)."""
+    parts, seconds = [], 0.0
+    for j in range(1, k + 1):
+        table, s = build_pattern_table(level, j, progress)
+        parts.append(table)
+        seconds += s
+    return np.concatenate(parts), seconds
+
+
+@dataclass(frozen=True)
+class PatternTables:
+    """A level's loaded pattern PDB, as the kernels use it."""
+
+    table: np.ndarray       #: uint8, the k-box tables one after another
+    offsets: np.ndarray     #: int64[k + 2]
+    k: int
+    binom: np.ndarray       #: int64[B + 1, k + 1]
+    pat_index: np.ndarray   #: int64[cell]: pattern index, -1 on dead cells
+
+
+def obtain_patterns(level: Level, most: int = MAX_K, db_dir: str | Path | None = None,
+                    pdb_path: str | Path | None = None, progress: bool = False,
+                    log: Callable[[str], None] | None = None) -> PatternTables:
+    """The pattern PDB of a level: ``pdb_path`` if given (its own k; refused
+    if it was made for another board), else found in or built into the
+    database folder."""
+    k = choose_k(level, most)
+    if pdb_path is not None:
+        made = read_attributes(pdb_path).get("parameters", "{}")
+        try:
+            k = int(json.loads(made).get("max_boxes", k))
+        except (ValueError, TypeError, AttributeError):
+            pass  # load_pdb below names what is wrong
+        if not 1 <= k <= MAX_K:
+            raise PdbsearchError(f"{pdb_path}: a pattern PDB of {k} boxes is not supported")
+    spec = pattern_spec(level, k)
+    table = find_or_build(spec, pdb_filename(spec),
+                          lambda: build_patterns(level, k, progress),
+                          db_dir, pdb_path, log, f"{k}-box pattern PDB")
+    cells = live_cells(level)
+    n_player = len(region_cells(level))
+    offsets = table_offsets(len(cells), n_player, k)
+    if table.shape[0] != offsets[-1]:
+        raise PdbsearchError(f"{pdb_path or pdb_filename(spec)}: {table.shape[0]:,} entries, "
+                             f"expected {int(offsets[-1]):,}; rebuild it")
+    pat_index = np.full(level.width * level.height, -1, dtype=np.int64)
+    pat_index[cells] = np.arange(len(cells))
+    return PatternTables(table, offsets, k, binomial_table(len(cells), k), pat_index)
