@@ -1,6 +1,6 @@
 """Reproduce seed 003's comparisons on our boards; prints tables, writes JSON.
 
-    python scripts/experiments.py random6x7 [--count 100] [--time-limit 60]
+    python scripts/experiments.py random6x7 [--count 100] [--time-limit 60] [--workers 2] [--resume]
     python scripts/experiments.py optimal7x8 [--time-limit 600]
     python scripts/experiments.py sweep [--weights 1,...] [--time-limit 60]
 
@@ -46,34 +46,70 @@ def save(name: str, data, quiet: bool = False) -> None:
         print(f"saved {out}")
 
 
+_BOARDS: list = []   # (board, note) of the random6x7 run, shared with forked workers
+_PDB = None
+
+
+def _run_board(task: tuple[int, float]) -> dict:
+    """BFS, A*+PDB and IDA*+PDB on board ``i`` (1-based) of the run."""
+    i, time_limit = task
+    board = _BOARDS[i - 1][0]
+    row: dict = {"board": i}
+    for algo, heuristic in (("bfs", "zero"), ("astar", "pdb"), ("idastar", "pdb")):
+        r = solve(HakoiriPuzzle(board, "straight", heuristic, pdb=_PDB), algo,
+                  limits=Limits(time_seconds=time_limit))
+        row[algo] = {"status": r.status.value, "cost": r.cost, "expanded": r.expanded,
+                     "seconds": r.seconds}
+    return row
+
+
 def random6x7(args) -> None:
     """(a) BFS vs A*+PDB vs IDA*+PDB on seeded random 6x7 boards."""
+    global _PDB
     recipe = default_recipe(6, 7, 2)
-    pdb = pdb_for(load_board(ROOT / "puzzles/hakoiri/paper_6x7.txt"))
-    boards = generate(recipe, args.count, args.seed, "straight", 2_000_000, "pdb", pdb)
-    limits = Limits(time_seconds=args.time_limit)
-    rows = []
-    for i, (board, _) in enumerate(boards, 1):
-        row = {}
-        for algo, heuristic in (("bfs", "zero"), ("astar", "pdb"), ("idastar", "pdb")):
-            r = solve(HakoiriPuzzle(board, "straight", heuristic, pdb=pdb), algo, limits=limits)
-            row[algo] = {"status": r.status.value, "cost": r.cost, "expanded": r.expanded,
-                         "seconds": r.seconds}
-        rows.append(row)
-        print(i, {a: (v["cost"], v["expanded"], round(v["seconds"], 3)) for a, v in row.items()},
-              flush=True)
+    _PDB = pdb_for(load_board(ROOT / "puzzles/hakoiri/paper_6x7.txt"))
+    _BOARDS[:] = generate(recipe, args.count, args.seed, "straight", 2_000_000, "pdb", _PDB)
+    rows: dict[int, dict] = {}
+    saved = ROOT / "bench-results" / "experiments-random6x7.json"
+    if args.resume and saved.exists():
+        # Boards already measured with the same seed and limit are kept.
+        old = json.loads(saved.read_text())["results"]
+        if (old["summary"].get("seed", args.seed) == args.seed
+                and old["summary"]["bfs_time_limit"] == args.time_limit):
+            for n, row in enumerate(old["runs"], 1):
+                rows[row.setdefault("board", n)] = row
+            print(f"resuming: {len(rows)} boards already measured")
+    todo = [(i, args.time_limit) for i in range(1, args.count + 1) if i not in rows]
+    solve(HakoiriPuzzle(_BOARDS[0][0], "straight", "pdb", pdb=_PDB), "astar",
+          limits=Limits(nodes=1))   # compile before forking the workers
+
+    def record(row: dict) -> None:
+        rows[row["board"]] = row
+        print(row["board"], {a: (v["cost"], v["expanded"], round(v["seconds"], 3))
+                             for a, v in row.items() if a != "board"}, flush=True)
         # Saved after every board, so a long run that is stopped keeps its figures.
-        save("random6x7", {"summary": summarise(rows, args.time_limit), "runs": rows},
-             quiet=True)
-    summary = summarise(rows, args.time_limit)
+        ordered = [rows[k] for k in sorted(rows)]
+        save("random6x7", {"summary": summarise(ordered, args.time_limit, args.seed),
+                           "runs": ordered}, quiet=True)
+
+    if args.workers > 1:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            for row in pool.imap_unordered(_run_board, todo):
+                record(row)
+    else:
+        for task in todo:
+            record(_run_board(task))
+    ordered = [rows[k] for k in sorted(rows)]
+    summary = summarise(ordered, args.time_limit, args.seed)
     print(json.dumps(summary, indent=1))
-    save("random6x7", {"summary": summary, "runs": rows})
+    save("random6x7", {"summary": summary, "runs": ordered})
 
 
-def summarise(rows: list[dict], time_limit: float) -> dict:
+def summarise(rows: list[dict], time_limit: float, seed: int) -> dict:
     """Solved counts and BFS / A* and BFS / IDA* ratios over the boards so far."""
-    done = [r for r in rows if all(v["status"] == "solved" for v in r.values())]
-    summary = {"boards": len(rows), "bfs_solved": len(done), "bfs_time_limit": time_limit}
+    summary = {"boards": len(rows), "seed": seed, "bfs_time_limit": time_limit,
+               "bfs_solved": sum(r["bfs"]["status"] == "solved" for r in rows)}
     for algo in ("astar", "idastar"):
         # Where BFS hit its limit, the nodes it expanded so far only bound
         # the ratio from below: report those boards apart.
@@ -92,6 +128,8 @@ def summarise(rows: list[dict], time_limit: float) -> dict:
                 r["bfs"]["seconds"] / max(1e-6, r[algo]["seconds"]) for r in both)
             summary[f"bfs_over_{algo}_time_total_exact"] = (
                 sum(r["bfs"]["seconds"] for r in both) / sum(r[algo]["seconds"] for r in both))
+    done = [r for r in rows
+            if all(r[a]["status"] == "solved" for a in ("bfs", "astar", "idastar"))]
     summary["agree"] = all(r["bfs"]["cost"] == r["astar"]["cost"] == r["idastar"]["cost"]
                            for r in done) and all(
         r["astar"]["cost"] == r["idastar"]["cost"] for r in rows
@@ -136,6 +174,9 @@ def main() -> None:
     p.add_argument("--count", type=int, default=100)
     p.add_argument("--seed", type=int, default=2015)
     p.add_argument("--time-limit", type=float, default=60)
+    p.add_argument("--workers", type=int, default=1, help="boards solved at once")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the boards already in the JSON (same seed and limit)")
     p.set_defaults(run=random6x7)
     p = sub.add_parser("optimal7x8")
     p.add_argument("--time-limit", type=float, default=600)
