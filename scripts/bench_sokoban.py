@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 
 from pdbsearch.io import atomic_write_text
+from pdbsearch.machine import load_average, machine_info
 from pdbsearch.sokoban.collection import (RunOptions, records_json, run_levels,
                                           summary_table, totals)
 from pdbsearch.sokoban.domain import read_levels
@@ -52,42 +51,17 @@ ABLATIONS = [
 ]
 
 
-def machine() -> dict:
-    """Cores, CPU model and library versions of this machine."""
-    import numba
-    import numpy
-    cpu = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {"cores": os.cpu_count(), "cpu": cpu, "system": platform.platform(),
-            "python": platform.python_version(), "numba": numba.__version__,
-            "numpy": numpy.__version__, "load_average_at_start": _load()}
-
-
-def _load() -> list[float] | None:
-    """The 1, 5 and 15 minute load averages (other work on a shared machine
-    slows the figures down)."""
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        return None
-
-
 def ablation_table(rows: list[dict]) -> str:
     """Markdown table of the ablation runs."""
     lines = ["| configuration | solved | proven optimal | expanded | generated | search s "
-             "| expanded/s |", "|---|---:|---:|---:|---:|---:|---:|"]
+             "| expanded/s | expanded per CPU s |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         t = r["summary"]
         rate = f"{t['nodes_per_second']:,}" if t["nodes_per_second"] else "-"
+        cpu_rate = f"{t['nodes_per_cpu_second']:,}" if t["nodes_per_cpu_second"] else "-"
         lines.append(f"| {r['name']} | {t['solved']}/{t['levels']} | {t['optimal']} | "
-                     f"{t['expanded']:,} | {t['generated']:,} | {t['seconds']:.1f} | {rate} |")
+                     f"{t['expanded']:,} | {t['generated']:,} | {t['seconds']:.1f} | {rate} "
+                     f"| {cpu_rate} |")
     return "\n".join(lines)
 
 
@@ -136,12 +110,15 @@ def comparison_table(name_a: str, a, name_b: str, b) -> tuple[str, dict]:
     exp_a, exp_b = sum(x.expanded for x, _ in both), sum(y.expanded for _, y in both)
     sec_a, sec_b = sum(x.seconds for x, _ in both), sum(y.seconds for _, y in both)
     lines = [f"| heuristic | solved | proven optimal | expanded (all) | search s (all) "
-             f"| expanded/s | expanded (both solved) | search s (both solved) |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+             f"| expanded/s | expanded per CPU s | expanded (both solved) "
+             f"| search s (both solved) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, t, e, sec in ((name_a, ta, exp_a, sec_a), (name_b, tb, exp_b, sec_b)):
         rate = f"{t['nodes_per_second']:,}" if t["nodes_per_second"] else "-"
+        cpu_rate = f"{t['nodes_per_cpu_second']:,}" if t["nodes_per_cpu_second"] else "-"
         lines.append(f"| {name} | {t['solved']}/{t['levels']} | {t['optimal']} | "
-                     f"{t['expanded']:,} | {t['seconds']:.1f} | {rate} | {e:,} | {sec:.1f} |")
+                     f"{t['expanded']:,} | {t['seconds']:.1f} | {rate} | {cpu_rate} | {e:,} "
+                     f"| {sec:.1f} |")
     ratios = {"levels_both_solved": len(both),
               "expanded_ratio": round(exp_a / exp_b, 3) if exp_b else None,
               "seconds_ratio": round(sec_a / sec_b, 3) if sec_b else None}
@@ -224,7 +201,8 @@ def main(argv=None) -> int:
     algo = "wastar" if args.weight is not None else args.algo
     base = RunOptions(algo=algo, weight=args.weight or 1.0, time_limit=args.time_limit,
                       metric=args.metric, heuristic=args.heuristic)
-    info = machine()
+    info = machine_info()
+    info["load_average_at_start"] = info.pop("load_average")
     print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
           f"numba {info['numba']}, numpy {info['numpy']}", file=sys.stderr)
 
@@ -233,7 +211,7 @@ def main(argv=None) -> int:
     wall = time.perf_counter() - start
     print(summary_table(records))
     print(f"wall time {wall:.1f} s ({args.jobs} job(s), limit {args.time_limit:g} s a level); "
-          f"load average {info['load_average_at_start']} at the start, {_load()} now")
+          f"load average {info['load_average_at_start']} at the start, {load_average()} now")
 
     against, comparison, ratios = None, None, None
     if args.against != "none" and not interrupted:
@@ -279,7 +257,7 @@ def main(argv=None) -> int:
 
     report = json.loads(records_json(records, file=args.levels, options=base.describe(),
                                      jobs=args.jobs, interrupted=interrupted))
-    info["load_average_at_end"] = _load()
+    info["load_average_at_end"] = load_average()
     report = {"machine": info, "wall_seconds": round(wall, 1), **report,
               "against": None if against is None else {
                   "heuristic": args.against, "summary": totals(against), "ratios": ratios,
@@ -296,7 +274,8 @@ def main(argv=None) -> int:
         print()
         print(f"- solved {t['solved']}/{t['levels']}, proven optimal {t['optimal']}; "
               f"search time {t['seconds']:.1f} s, wall time {wall:.1f} s; "
-              f"{t['expanded']:,} expanded nodes, {t['nodes_per_second']:,} per second")
+              f"{t['expanded']:,} expanded nodes, {t['nodes_per_second']:,} per second, "
+              f"{t['nodes_per_cpu_second']:,} per CPU second (the rate per core)")
         print()
         print(unsolved_table(records))
     return 3 if interrupted else 0

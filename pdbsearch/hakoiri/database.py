@@ -7,17 +7,16 @@ cells) under one metric.  Files are named by what they encode, e.g.
 
 from __future__ import annotations
 
-import sys
 from math import comb
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from ..errors import PdbFileError, PdbsearchError
+from ..errors import PdbsearchError
 from ..search.result import default_memory_limit_mb
 from ..pdb.builder import build_table
-from ..pdb.store import PdbSpec, default_db_dir, load_pdb, save_pdb
+from ..pdb.store import PdbSpec, find_or_build, log_to_stderr
 from .relaxed import max_neighbours, relaxed_params, table_size, workspace_size
 
 
@@ -57,27 +56,12 @@ def build_relaxed(spec: PdbSpec, progress: bool = False,
                        label=f"PDB {p['width']}x{p['height']} {spec.metric}", threads=threads)
 
 
-def _stderr(message: str) -> None:
-    print(message, file=sys.stderr)
-
-
 def obtain_pdb(spec: PdbSpec, db_dir: str | Path | None = None, pdb_path: str | Path | None = None,
-               progress: bool = False, log: Callable[[str], None] = _stderr) -> np.ndarray:
+               progress: bool = False, log: Callable[[str], None] = log_to_stderr) -> np.ndarray:
     """The table of ``spec``: from ``pdb_path`` if given (refused if it does
     not match), else from the database folder, else built and saved there."""
-    if pdb_path is not None:
-        table, _ = load_pdb(pdb_path, spec)
-        return table
-    folder = Path(db_dir) if db_dir is not None else default_db_dir()
-    path = folder / pdb_filename(spec)
-    if path.exists():
-        try:
-            table, _ = load_pdb(path, spec)
-            return table
-        except PdbFileError as exc:
-            log(f"pdbsearch: {exc}; rebuilding it")
-    log(f"pdbsearch: building the relaxed PDB {path} ...")
-    table, seconds, _ = build_relaxed(spec, progress)
-    save_pdb(path, table, spec, seconds)
-    log(f"pdbsearch: built {path}: {table.shape[0]:,} entries in {seconds:.2f} s")
-    return table
+    def build() -> tuple[np.ndarray, float]:
+        table, seconds, _ = build_relaxed(spec, progress)
+        return table, seconds
+    return find_or_build(spec, pdb_filename(spec), build, db_dir, pdb_path, log,
+                         what="relaxed PDB")

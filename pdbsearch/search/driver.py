@@ -108,6 +108,7 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
     budget = 16
     stop_reason = None
     start = time.perf_counter()
+    cpu_start = time.process_time()
     peak_bytes = engine.nbytes()
     with _Interrupt().installed() as interrupt:
         while True:
@@ -146,6 +147,7 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
                 peak_bytes = max(peak_bytes, engine.nbytes())
     bar.close()
     seconds = time.perf_counter() - start
+    result.cpu_seconds = time.process_time() - cpu_start
     result.memory_bytes = max(peak_bytes, engine.nbytes())
     return _finish(puzzle, engine, result, code, bound, seconds, stop_reason)
 

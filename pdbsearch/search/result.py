@@ -67,6 +67,9 @@ class SearchResult:
     stored: int = 0                   #: peak stored states
     memory_bytes: int = 0             #: peak memory of the search tables
     seconds: float = 0.0              #: search time, compile time excluded
+    #: CPU time of the search in this process: unlike ``seconds``, other
+    #: work on a busy machine hardly inflates it, so rates per core use it
+    cpu_seconds: float = 0.0
     compile_seconds: float = 0.0      #: jit compile (or cache load) time
     stop_reason: str | None = None    #: "time", "nodes", "memory", "interrupted"
     path_keys: list[Any] = field(default_factory=list, repr=False)
@@ -101,5 +104,6 @@ class SearchResult:
             "stored": self.stored,
             "memory_bytes": self.memory_bytes,
             "seconds": round(self.seconds, 6),
+            "cpu_seconds": round(self.cpu_seconds, 6),
             "compile_seconds": round(self.compile_seconds, 6),
         }

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..errors import PdbsearchError
@@ -72,6 +71,7 @@ def add_sokoban_commands(sub) -> None:
     p.add_argument("--format", choices=["xsb", "push", "seed002"], default=None,
                    help="file format (default: detected)")
     add_rule_options(p)
+    add_pattern_options(p)
     add_search_options(p)
     p.set_defaults(time_limit=60.0)
     p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
@@ -92,9 +92,6 @@ def cmd_levels(args) -> int:
 
     if args.pdb is not None:
         raise PdbsearchError("--pdb names the PDB of one level; use --db-dir with levels")
-    if args.db_dir is not None:
-        # the levels run in child processes, which find the folder here
-        os.environ["PDBSEARCH_DB_DIR"] = str(args.db_dir)
     levels, fmt = read_levels(args.file, args.format)
     if args.first is not None:
         levels = levels[:args.first]
@@ -105,7 +102,9 @@ def cmd_levels(args) -> int:
     options = RunOptions(metric=args.metric, heuristic=args.heuristic,
                          rules=rules_from_args(args), algo=algo, weight=weight,
                          time_limit=args.time_limit, node_limit=args.node_limit,
-                         memory_mb=args.memory_limit)
+                         memory_mb=args.memory_limit, pattern_boxes=args.pattern_boxes,
+                         grouping=args.grouping,
+                         db_dir=None if args.db_dir is None else str(args.db_dir))
     records, interrupted = run_levels(levels, options, jobs=args.jobs,
                                       progress=not args.no_progress)
     print(summary_table(records))

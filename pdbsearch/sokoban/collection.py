@@ -51,6 +51,16 @@ class RunOptions:
     node_limit: int | None = None
     memory_mb: int | None = None     #: per level (default: half the RAM / jobs)
     grace: float = 10.0              #: seconds past the time limit before a kill
+    pattern_boxes: int | None = None  #: largest pattern of ``pdb`` (None: as many as fit)
+    grouping: str = "greedy"         #: how ``pdb`` groups the boxes per state
+    db_dir: str | None = None        #: pattern PDB folder (None: the default one)
+
+    def puzzle(self, level: Level) -> SokobanPuzzle:
+        """The puzzle of ``level`` under these options (its pattern PDB is
+        found in the database folder, or built and saved there)."""
+        return SokobanPuzzle(level, self.metric, self.heuristic, self.rules,
+                             pattern_boxes=self.pattern_boxes, grouping=self.grouping,
+                             db_dir=self.db_dir)
 
     def limits(self, jobs: int = 1) -> Limits:
         """The limits of one level when ``jobs`` levels run at once."""
@@ -81,6 +91,7 @@ class LevelRecord:
     expanded: int = 0
     generated: int = 0
     seconds: float = 0.0          #: search time (compile excluded)
+    cpu_seconds: float = 0.0      #: CPU time of the search (see SearchResult)
     wall_seconds: float = 0.0     #: the child's whole life, as the parent saw it
     stop_reason: str | None = None
     error: str | None = None
@@ -95,7 +106,7 @@ class LevelRecord:
 def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) -> LevelRecord:
     """Solve one level in this process and describe the outcome."""
     record = LevelRecord(number, level.title, len(level.boxes))
-    puzzle = SokobanPuzzle(level, options.metric, options.heuristic, options.rules)
+    puzzle = options.puzzle(level)
     result = solve(puzzle, options.algo, options.weight, limits)
     sol = puzzle.solution_fields(result)
     record.status = result.status.value
@@ -105,6 +116,7 @@ def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) 
     record.lower_bound = result.lower_bound
     record.expanded, record.generated = result.expanded, result.generated
     record.seconds = round(result.seconds, 4)
+    record.cpu_seconds = round(result.cpu_seconds, 4)
     record.stop_reason = result.stop_reason
     return record
 
@@ -178,8 +190,7 @@ def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
     forked children start with them ready (the solve loads every kernel a
     run calls before it searches)."""
     smallest = min(levels, key=lambda lv: len(lv.boxes))
-    puzzle = SokobanPuzzle(smallest, options.metric, options.heuristic, options.rules)
-    result = solve(puzzle, options.algo, options.weight, Limits(nodes=1))
+    result = solve(options.puzzle(smallest), options.algo, options.weight, Limits(nodes=1))
     if result.stop_reason == "interrupted":  # the search caught Ctrl-C: pass it on
         raise KeyboardInterrupt
 
@@ -284,6 +295,7 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
 def totals(records: Sequence[LevelRecord]) -> dict:
     """Counts and sums over a run."""
     seconds = sum(r.seconds for r in records)
+    cpu_seconds = sum(r.cpu_seconds for r in records)
     expanded = sum(r.expanded for r in records)
     return {
         "levels": len(records),
@@ -298,7 +310,10 @@ def totals(records: Sequence[LevelRecord]) -> dict:
         "generated": sum(r.generated for r in records),
         "seconds": round(seconds, 3),
         "wall_seconds": round(sum(r.wall_seconds for r in records), 3),
+        "cpu_seconds": round(cpu_seconds, 3),
         "nodes_per_second": round(expanded / seconds) if seconds > 0 else None,
+        # expanded per second of CPU: the rate per core, even on a busy machine
+        "nodes_per_cpu_second": round(expanded / cpu_seconds) if cpu_seconds > 0 else None,
     }
 
 
@@ -313,7 +328,8 @@ def summary_table(records: Sequence[LevelRecord]) -> str:
                      f"{_num(r.pushes):>6} {_num(r.steps):>6} {r.expanded:>12,} "
                      f"{r.seconds:>9.2f}  {r.title or ''}")
     t = totals(records)
-    rate = f"{t['nodes_per_second']:,} nodes/s" if t["nodes_per_second"] else "-"
+    rate = (f"{t['nodes_per_second']:,} nodes/s, {t['nodes_per_cpu_second']:,} per CPU second"
+            if t["nodes_per_second"] and t["nodes_per_cpu_second"] else "-")
     lines.append("-" * len(head))
     lines.append(f"solved {t['solved']}/{t['levels']} (proven optimal {t['optimal']}, "
                  f"proved unsolvable {t['unsolvable']}, unfinished {t['unfinished']}); "

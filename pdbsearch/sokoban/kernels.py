@@ -30,7 +30,7 @@ from ..puzzle import DEAD, register_kernels
 from .deadlocks import (DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock,
                         may_freeze, tunnel_restriction)
 from .matching import min_cost_matching, rematch_row
-from .tables import UNREACHABLE
+from .tables import UNREACHABLE, flood_smallest
 
 METRIC_CODES = {"pushes": 0, "moves": 1}
 HEURISTIC_CODES = {"zero": 0, "simple": 1, "matching": 2, "pdb": 3}
@@ -173,24 +173,7 @@ def _flood_area(p, start, with_walk):
 def _smallest_reachable(p, start):
     """The smallest cell the player reaches from ``start`` (current ``p.occ``)."""
     p.counters[_SEEN] += 1
-    tag = p.counters[_SEEN]
-    seen, occ, inside, st = p.seen, p.occ, p.inside, p.stack
-    seen[start] = tag
-    st[0] = start
-    n = 1
-    best = start
-    while n > 0:
-        n -= 1
-        c = st[n]
-        if c < best:
-            best = c
-        for k in range(4):
-            x = c + p.deltas[k]
-            if inside[x] != 0 and occ[x] == 0 and seen[x] != tag:
-                seen[x] = tag
-                st[n] = x
-                n += 1
-    return best
+    return flood_smallest(start, p.occ, p.inside, p.deltas, p.seen, p.counters[_SEEN], p.stack)
 
 
 @nb.njit(cache=True, inline="always")

@@ -49,7 +49,7 @@ from ..pdb.builder import UNREACHABLE, build_table, register_abstraction
 from ..pdb.ranking import binomial_table, unrank_subset
 from .level import Level
 from .tables import UNREACHABLE as NO_PATH
-from .tables import grid_deltas, pull_distances, region_cells
+from .tables import flood_smallest, grid_deltas, pull_distances, region_cells
 
 #: Largest pattern size.
 MAX_K = 4
@@ -131,28 +131,6 @@ def pattern_is_goal(params, rank):
     return True
 
 
-@nb.njit(cache=True, inline="always")
-def _flood(start, occ, inside, deltas, mark, tag, stack):
-    """Stamp ``tag`` on the cells reachable from ``start`` avoiding ``occ``;
-    returns the smallest of them."""
-    mark[start] = tag
-    stack[0] = start
-    n = 1
-    best = start
-    while n > 0:
-        n -= 1
-        c = stack[n]
-        if c < best:
-            best = c
-        for d in range(4):
-            x = c + deltas[d]
-            if inside[x] != 0 and occ[x] == 0 and mark[x] != tag:
-                mark[x] = tag
-                stack[n] = x
-                n += 1
-    return best
-
-
 @nb.njit(cache=True)
 def pattern_neighbours(params, rank, out, work):
     """The abstract states one *pull* away from ``rank`` (its predecessors
@@ -179,7 +157,7 @@ def pattern_neighbours(params, rank, out, work):
     if occ[player] == 0:
         work[stamp] += 1
         tag = work[stamp]
-        _flood(player, occ, inside, deltas, area, tag, stack)
+        flood_smallest(player, occ, inside, deltas, area, tag, stack)
         for i in range(k):
             b = params.pat_cell[idx[i]]
             for d in range(4):
@@ -193,7 +171,7 @@ def pattern_neighbours(params, rank, out, work):
                 occ[b] = 0
                 occ[a] = 1
                 work[stamp] += 1
-                m = _flood(c, occ, inside, deltas, seen, work[stamp], stack)
+                m = flood_smallest(c, occ, inside, deltas, seen, work[stamp], stack)
                 occ[a] = 0
                 occ[b] = 1
                 # the new set, sorted: idx without idx[i], plus na

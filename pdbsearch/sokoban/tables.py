@@ -91,6 +91,29 @@ def player_aware_tables(inside: np.ndarray, region: list[int], goal_cells: np.nd
     return True, comp, dist
 
 
+@nb.njit(cache=True, inline="always")
+def flood_smallest(start, occ, inside, deltas, mark, tag, stack):
+    """Stamp ``tag`` in ``mark`` on the cells reachable from ``start``
+    through ``inside`` cells not in ``occ`` (``stack``: scratch); returns the
+    smallest of them, which names the area (the player's normalised cell)."""
+    mark[start] = tag
+    stack[0] = start
+    n = 1
+    best = start
+    while n > 0:
+        n -= 1
+        c = stack[n]
+        if c < best:
+            best = c
+        for d in range(4):
+            x = c + deltas[d]
+            if inside[x] != 0 and occ[x] == 0 and mark[x] != tag:
+                mark[x] = tag
+                stack[n] = x
+                n += 1
+    return best
+
+
 @nb.njit(cache=True)
 def side_components(inside, region, deltas):
     """``comp[i, x]``: a label (>= 1) of the part of the region, without its

@@ -147,6 +147,24 @@ def test_levels_command_writes_json_and_csv(capsys, tmp_path):
     assert "level" in err   # the progress bar counts levels on stderr
 
 
+def test_levels_pattern_options_reach_every_level(capsys, tmp_path):
+    path = tmp_path / "two_boxes.xsb"
+    # Two boxes: by default the 2-box table would be built.
+    path.write_text("#######\n#@ $ .#\n#  $ .#\n#######\n")
+    db = tmp_path / "db"
+    out_json = tmp_path / "run.json"
+    code, out, _ = run(capsys, "levels", str(path), "--pattern-boxes", "1", "--grouping",
+                       "static", "--db-dir", str(db), "--json", str(out_json), "--no-progress")
+    assert code == 0 and "solved 1/1" in out
+    data = json.loads(out_json.read_text())
+    assert data["levels"][0]["pushes"] == 4
+    assert (data["options"]["heuristic"], data["options"]["pattern_boxes"],
+            data["options"]["grouping"]) == ("pdb", 1, "static")
+    # The table was built in the folder given, with patterns of one box only.
+    built = [f.name for f in db.iterdir()]
+    assert len(built) == 1 and built[0].startswith("sokoban-patterns-k1-"), built
+
+
 def test_levels_kills_a_level_past_its_limit(tmp_path):
     from pdbsearch.sokoban.collection import RunOptions, run_levels
     levels = load_levels(need(MICROBAN))
