@@ -40,6 +40,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+import numba as nb
 import numpy as np
 from numba.extending import overload
 
@@ -107,6 +108,15 @@ def _overload_is_goal(params, key):
     def impl(params, key):
         return fn(params, key)
     return impl
+
+
+@nb.njit(cache=True, inline="always")
+def copy_key(dst, src):
+    """Copy the words of key ``src`` into ``dst`` (kernels and engines).  A
+    loop, not ``dst[:] = src``: numba's slice assignment checks for overlap
+    and may copy through a temporary array, an allocation per state."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
 
 
 @dataclass(frozen=True)

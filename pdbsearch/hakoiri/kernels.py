@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from ..puzzle import register_kernels
+from ..puzzle import copy_key, register_kernels
 
 METRIC_CODES = {"unit": 0, "straight": 1, "free": 2}
 HEURISTIC_CODES = {"zero": 0, "simple": 1, "pdb": 2}
@@ -141,8 +141,8 @@ def _fits(owner, width, height, piece, x, y, w, h):
 
 @nb.njit(cache=True, inline="always")
 def _emit(key, a, b, shape, width, out_keys, out_costs, out_moves, n):
-    out_keys[n, :] = key
     row = out_keys[n]
+    copy_key(row, key)
     clear_code(row, a)
     if shape == SQUARE:
         clear_code(row, a + width)

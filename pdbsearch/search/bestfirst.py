@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..puzzle import DEAD, kernel_expand, kernel_heuristic, kernel_is_goal
+from ..puzzle import DEAD, copy_key, kernel_expand, kernel_heuristic, kernel_is_goal
 from .common import (EXHAUSTED, EXPANDED, F_LAST, F_LOWER, GENERATED, GOAL,
                      GROW_NODES, GROW_OPEN, NODES, N_FSTATS, N_STATS, OPEN,
                      PRUNED, RUNNING, SOLVED, evaluate_heuristic,
@@ -68,7 +68,7 @@ def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
                 closed[idx] = 0
             else:
                 idx = stats[NODES]
-                keys[idx, :] = out_keys[i]
+                copy_key(keys[idx], out_keys[i])
                 g[idx] = ng
                 parent[idx] = node
                 slots[s] = idx

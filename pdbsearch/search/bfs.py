@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..puzzle import kernel_expand, kernel_is_goal
+from ..puzzle import copy_key, kernel_expand, kernel_is_goal
 from .common import (EXHAUSTED, EXPANDED, F_LAST, GENERATED, GOAL, GROW_NODES,
                      HEAD, NODES, N_FSTATS, N_STATS, RUNNING, SOLVED,
                      successor_buffers)
@@ -42,7 +42,7 @@ def bfs_chunk(params, keys, g, parent, slots, stats, fstats, stop_at_goal,
             if slots[s] >= 0:
                 continue
             idx = stats[NODES]
-            keys[idx, :] = out_keys[i]
+            copy_key(keys[idx], out_keys[i])
             g[idx] = g[node] + 1
             parent[idx] = node
             slots[s] = idx

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..puzzle import DEAD, kernel_expand, kernel_heuristic, kernel_is_goal
+from ..puzzle import DEAD, copy_key, kernel_expand, kernel_heuristic, kernel_is_goal
 from .common import (EXHAUSTED, EXPANDED, F_BOUND, GENERATED, GOAL,
                      GROW_NODES, GROW_OPEN, NODES, N_FSTATS, N_STATS, OPEN, PRUNED,
                      RUNNING, SOLVED, evaluate_heuristic, successor_buffers)
@@ -57,7 +57,7 @@ def _tt_rehash(old_keys, old_g, old_iter, old_h, old_cut, keys, g, it, h, cut):
     for i in range(old_keys.shape[0]):
         if old_iter[i] != 0:
             s = _tt_find(keys, it, old_keys[i])
-            keys[s, :] = old_keys[i]
+            copy_key(keys[s], old_keys[i])
             g[s] = old_g[i]
             it[s] = old_iter[i]
             h[s] = old_h[i]
@@ -83,7 +83,7 @@ def _tt_record(tt_keys, tt_g, tt_iter, tt_h, stats, s, key, g, h, iteration):
         # Keep the table at most 3/4 full so probes stay short.
         if 4 * stats[NODES] >= 3 * tt_keys.shape[0]:
             return -1
-        tt_keys[s, :] = key
+        copy_key(tt_keys[s], key)
         tt_h[s] = h
         stats[NODES] += 1
     elif iteration == -1:

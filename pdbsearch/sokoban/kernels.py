@@ -26,7 +26,7 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ..puzzle import DEAD, register_kernels
+from ..puzzle import DEAD, copy_key, register_kernels
 from .deadlocks import (DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock,
                         may_freeze, tunnel_restriction)
 from .matching import min_cost_matching, rematch_row
@@ -270,7 +270,7 @@ def _pushes(p, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
                     new_player = _smallest_reachable(p, b)
                     out_costs[n] = 1
                 row = out_keys[n]
-                row[:] = key
+                copy_key(row, key)
                 _clear_bit(row, p.box_bit[b])
                 _set_bit(row, p.box_bit[t])
                 row[last] = (row[last] & player_mask) | (
