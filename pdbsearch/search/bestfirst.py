@@ -14,15 +14,14 @@ import numba as nb
 import numpy as np
 
 from ..puzzle import DEAD, copy_key, kernel_expand, kernel_heuristic, kernel_is_goal
-from .common import (EXHAUSTED, EXPANDED, F_LAST, F_LOWER, GENERATED, GOAL,
-                     GROW_NODES, GROW_OPEN, NODES, N_FSTATS, N_STATS, OPEN,
-                     PRUNED, RUNNING, SOLVED, evaluate_heuristic,
-                     successor_buffers)
+from .common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, F_LAST, F_LOWER, GENERATED, GOAL,
+                     GROW_NODES, GROW_OPEN, NODES, N_FSTATS, N_STATS, OPEN, PRUNED, RUNNING,
+                     SOLVED, evaluate_heuristic, successor_buffers)
 from .heap import Heap, heap_pop, heap_push
 from .store import NodeStore, find_slot
 
 
-@nb.njit(cache=True)
+@nb.njit(**ENGINE_JIT_OPTIONS)
 def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
                      stats, fstats, g_weight, h_weight, budget,
                      out_keys, out_costs, out_moves):

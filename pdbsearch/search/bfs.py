@@ -12,13 +12,13 @@ import numba as nb
 import numpy as np
 
 from ..puzzle import copy_key, kernel_expand, kernel_is_goal
-from .common import (EXHAUSTED, EXPANDED, F_LAST, GENERATED, GOAL, GROW_NODES,
-                     HEAD, NODES, N_FSTATS, N_STATS, RUNNING, SOLVED,
+from .common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, F_LAST, GENERATED, GOAL,
+                     GROW_NODES, HEAD, NODES, N_FSTATS, N_STATS, RUNNING, SOLVED,
                      successor_buffers)
 from .store import NodeStore, find_slot
 
 
-@nb.njit(cache=True)
+@nb.njit(**ENGINE_JIT_OPTIONS)
 def bfs_chunk(params, keys, g, parent, slots, stats, fstats, stop_at_goal,
               budget, out_keys, out_costs, out_moves):
     """Run BFS for at most ``budget`` expansions; returns a chunk code."""

@@ -39,6 +39,18 @@ F_BOUND = 2       #: IDA*: current threshold
 N_FSTATS = 4
 
 
+#: Compile options of the engines' chunk functions.  Without numba's
+#: reference counting (``_nrt=False``): every hand-over of a domain's params
+#: tuple to an inlined kernel would otherwise increment and decrement the
+#: count of every array in it (about 55 ns a call for the four arrays of
+#: Hakoiri, microseconds for Sokoban's dozens; scripts/bench_kernel_overhead.py).
+#: The engines and kernels allocate nothing, which is what this requires: an
+#: allocation in them fails to compile ("NRT required but not enabled")
+#: rather than misbehaving.  Measured: Microban level 144 expands 2.2x as
+#: many nodes per CPU second, the classic board's A* takes 0.75x the time.
+ENGINE_JIT_OPTIONS = {"cache": True, "_nrt": False}
+
+
 @nb.njit(cache=True)
 def evaluate_heuristic(params, key):
     """The domain heuristic of one state (called from Python, rarely)."""

@@ -29,9 +29,9 @@ import numba as nb
 import numpy as np
 
 from ..puzzle import DEAD, copy_key, kernel_expand, kernel_heuristic, kernel_is_goal
-from .common import (EXHAUSTED, EXPANDED, F_BOUND, GENERATED, GOAL,
-                     GROW_NODES, GROW_OPEN, NODES, N_FSTATS, N_STATS, OPEN, PRUNED,
-                     RUNNING, SOLVED, evaluate_heuristic, successor_buffers)
+from .common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, F_BOUND, GENERATED, GOAL,
+                     GROW_NODES, GROW_OPEN, NODES, N_FSTATS, N_STATS, OPEN, PRUNED, RUNNING,
+                     SOLVED, evaluate_heuristic, successor_buffers)
 from .store import hash_key, keys_equal
 
 _INF = 1 << 60
@@ -105,7 +105,7 @@ def _open_frame(params, key, depth, sk, sc, sm, fstart, fend, fpos, fmin, stats)
     stats[GENERATED] += n
 
 
-@nb.njit(cache=True)
+@nb.njit(**ENGINE_JIT_OPTIONS)
 def ida_chunk(params, root, sk, sc, sm, fstart, fend, fpos, fmin, gpath, tslot,
               tt_keys, tt_g, tt_iter, tt_h, tt_cut, stats, fstats, max_succ, budget):
     """Run IDA* for at most ``budget`` expansions; returns a chunk code.
