@@ -10,12 +10,10 @@ checker before anything is reported.
 
 from __future__ import annotations
 
-import signal
 import sys
-import threading
 import time
-from contextlib import contextmanager
 
+from ..interrupts import sigint_handler
 from ..puzzle import Puzzle
 from .common import (EXHAUSTED, EXPANDED, F_BOUND, F_LAST, GENERATED, NODES,
                      RUNNING, SOLVED, evaluate_is_goal, expand_into, move_between,
@@ -34,20 +32,9 @@ class _Interrupt:
     def __init__(self):
         self.requested = False
 
-    @contextmanager
-    def installed(self):
-        if threading.current_thread() is not threading.main_thread():
-            yield self
-            return
-        previous = signal.getsignal(signal.SIGINT)
-
-        def handler(signum, frame):
-            self.requested = True
-        signal.signal(signal.SIGINT, handler)
-        try:
-            yield self
-        finally:
-            signal.signal(signal.SIGINT, previous)
+    def note(self, signum, frame) -> None:
+        """The SIGINT handler: stop at the end of the current chunk."""
+        self.requested = True
 
 
 class _Progress:
@@ -110,7 +97,8 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
     start = time.perf_counter()
     cpu_start = time.process_time()
     peak_bytes = engine.nbytes()
-    with _Interrupt().installed() as interrupt:
+    interrupt = _Interrupt()
+    with sigint_handler(interrupt.note):
         while True:
             chunk_budget = budget
             if limits.nodes is not None:

@@ -15,9 +15,7 @@ import io
 import json
 import multiprocessing
 import os
-import signal
 import sys
-import threading
 import time
 from collections import deque
 from contextlib import contextmanager
@@ -25,6 +23,7 @@ from dataclasses import asdict, dataclass
 from multiprocessing.connection import wait
 from typing import Callable, Sequence
 
+from ..interrupts import sigint_handler
 from ..io import atomic_write_text
 from ..search import Limits, Status, solve
 from ..search.result import default_memory_limit_mb
@@ -163,18 +162,6 @@ class _CtrlC:
             raise KeyboardInterrupt
 
     @contextmanager
-    def installed(self):
-        """Use :meth:`handler` for SIGINT inside the block (main thread only)."""
-        if threading.current_thread() is not threading.main_thread():
-            yield self
-            return
-        previous = signal.signal(signal.SIGINT, self.handler)
-        try:
-            yield self
-        finally:
-            signal.signal(signal.SIGINT, previous)
-
-    @contextmanager
     def held(self):
         """Hold Ctrl-C back until the block ends, then act on it."""
         self._holding = True
@@ -234,7 +221,7 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
     interrupted = False
     ctrl_c = _CtrlC()
     try:
-        with ctrl_c.installed():
+        with sigint_handler(ctrl_c.handler):
             warm_up(levels, options)
             while pending or running:
                 ctrl_c.check()

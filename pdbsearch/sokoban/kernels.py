@@ -329,18 +329,24 @@ def _fill_row(p, cost, i, box, sides, n):
 
 
 @nb.njit(cache=True, inline="always")
+def _set_base_row(p, r, b, sides, tag, n):
+    """Make row ``r`` of the base matching the box on ``b`` (reachable
+    sides ``sides``): record it and fill its costs."""
+    p.base_cells[r] = b
+    p.base_sides[r] = sides
+    p.base_row[b] = r
+    p.base_mark[b] = tag
+    _fill_row(p, p.base_cost, r, b, sides, n)
+
+
+@nb.njit(cache=True, inline="always")
 def _full_matching(p, boxes, n):
     """Build the cost matrix of a position from scratch and match it; it
     becomes the base."""
     p.counters[_BASE] += 1
     tag = p.counters[_BASE]
     for i in range(n):
-        b = boxes[i]
-        p.base_cells[i] = b
-        p.base_sides[i] = p.h_sides[i]
-        p.base_row[b] = i
-        p.base_mark[b] = tag
-        _fill_row(p, p.base_cost, i, b, p.h_sides[i], n)
+        _set_base_row(p, i, boxes[i], p.h_sides[i], tag, n)
     p.base_info[0] = p.incremental
     p.base_info[1] = tag
     p.base_info[2] = min_cost_matching(p.base_cost, n, p.base_work)
@@ -381,12 +387,7 @@ def _updated_matching(p, boxes, n):
     for t in range(k):
         r = p.h_free[t]
         i = p.h_changed[t]
-        b = boxes[i]
-        p.base_cells[r] = b
-        p.base_sides[r] = p.h_sides[i]
-        p.base_row[b] = r
-        p.base_mark[b] = tag
-        _fill_row(p, p.base_cost, r, b, p.h_sides[i], n)
+        _set_base_row(p, r, boxes[i], p.h_sides[i], tag, n)
         total = rematch_row(p.base_cost, n, r, p.base_work)
     p.base_info[2] = total
     return total
