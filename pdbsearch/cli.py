@@ -59,7 +59,8 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
     from .search import ALGORITHMS
 
     parser.add_argument("--algo", choices=list(ALGORITHMS), default="astar",
-                        help="search algorithm (default: astar)")
+                        help="search algorithm (default: astar): " + "; ".join(
+                            f"{a.name}: {a.summary}" for a in ALGORITHMS.values()))
     parser.add_argument("--weight", type=_weight, default=None, metavar="ALPHA",
                         help="weight α of h in weighted A* (f = g + α·h); implies --algo wastar")
     add_limit_options(parser)

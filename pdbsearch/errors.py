@@ -42,3 +42,10 @@ class IllegalMoveError(PdbsearchError, ValueError):
 
 class PdbFileError(PdbsearchError):
     """A pattern-database file is missing, corrupt, or made for another puzzle."""
+
+
+class InternalError(Exception):
+    """A bug of pdbsearch found by one of its own checks, e.g. a solution
+    that the independent checker does not replay.  Deliberately *not* a
+    :class:`PdbsearchError`: the command line reports it as an internal
+    error (exit 1) and asks for a report, never as bad input."""

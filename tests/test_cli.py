@@ -168,3 +168,19 @@ def test_compare_table_json_and_plot(tmp_path):
     png = tmp_path / "sweep.png"
     assert run("compare", "--weights", "1,2", "--plot", str(png), "--quiet").returncode == 0
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_solution_that_does_not_replay_is_an_internal_error(monkeypatch, capsys):
+    """Our own result failing the independent checker is our bug: exit 1
+    with a request to report it, never exit 2 (bad input)."""
+    from pdbsearch.errors import IllegalMoveError
+    from pdbsearch.hakoiri.puzzle import HakoiriPuzzle
+
+    def broken_checker(self, move_codes):
+        raise IllegalMoveError("the moves do not bring the 2x2 piece to the exit")
+
+    monkeypatch.setattr(HakoiriPuzzle, "check_solution", broken_checker)
+    code = main(["solve", "--heuristic", "simple", "--json"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "internal error" in err and "does not replay" in err and "report" in err

@@ -235,9 +235,21 @@ def expand(params, key, out_keys, out_costs, out_moves):
 
 @nb.njit(cache=True, inline="always")
 def is_goal(params, key):
-    """True when the 2×2 stands at the exit."""
+    """True when the 2×2's top-left cell is the exit.
+
+    Code 3 over code 3 is not enough: with the 2×2 one row *above* the exit
+    and a 2×1 anchored right below it, the exit holds the 2×2's lower-left
+    cell (3) and the cell below holds the 2×1's anchor (3).  Code 3 on the
+    cell above the exit tells that case apart: a 2×1 anchored there would
+    cover the exit (code 0), and the 2×2's lower cell there would put a
+    2×1 anchor on the exit, whose lower cell holds 0, not 3.  So 3 above
+    means the 2×2 is anchored one row higher.
+    """
     c = params.exit_anchor
-    return get_code(key, c) == VERTICAL and get_code(key, c + params.width) == VERTICAL
+    width = params.width
+    if get_code(key, c) != VERTICAL or get_code(key, c + width) != VERTICAL:
+        return False
+    return c < width or get_code(key, c - width) != VERTICAL
 
 
 @nb.njit(cache=True, inline="always")

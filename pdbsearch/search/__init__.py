@@ -47,7 +47,8 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
               lambda p, w, lim: BestFirstSearch(p, 1.0)),
     Algorithm("wastar", "weighted A*, f = g + α·h (cost <= α × optimal)",
               lambda p, w, lim: BestFirstSearch(p, w), uses_weight=True),
-    Algorithm("idastar", "IDA* with a transposition table (optimal, little memory)",
+    Algorithm("idastar", "IDA* with a transposition table (optimal, little memory; proves "
+                         "a board unsolvable once its table holds every reachable state)",
               lambda p, w, lim: IterativeDeepeningSearch(p, lim.memory_bytes())),
     Algorithm("greedy", "greedy best-first, f = h (fast, no guarantee)",
               lambda p, w, lim: BestFirstSearch(p, 1.0, greedy=True)),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import time
 
+from ..errors import IllegalMoveError, InternalError
 from ..interrupts import sigint_handler
 from ..puzzle import Puzzle
 from .common import (EXHAUSTED, EXPANDED, F_BOUND, F_LAST, GENERATED, NODES,
@@ -150,8 +151,13 @@ def _finish(puzzle, engine, result, code, bound, seconds, stop_reason,
     if code == SOLVED:
         keys = result.path_keys if start_is_goal else engine.solution_keys()
         codes = [move_between(puzzle, a, b)[0] for a, b in zip(keys, keys[1:])]
-        # The independent checker replays the moves; a failure is a bug.
-        steps, cost = puzzle.check_solution(codes)
+        # The independent checker replays the moves; a failure is our bug,
+        # never the user's input.
+        try:
+            steps, cost = puzzle.check_solution(codes)
+        except IllegalMoveError as exc:
+            raise InternalError(f"the solution {result.algo} found does not replay: "
+                                f"{exc}") from exc
         result.status = Status.SOLVED
         result.steps = steps
         result.cost = cost

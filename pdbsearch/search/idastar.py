@@ -19,6 +19,18 @@ Two kinds of redundancy are cut:
   the memory limit; after that new states are simply not recorded, and the
   search stays correct, only slower.
 
+**Proving unsolvability.**  An iteration ends the search as *exhausted*
+when either of two things holds, and no state ever failed to be recorded:
+
+* every state the iteration cut by the bound was also visited within it (so
+  the iteration walked the whole reachable space), or
+* every state in the table has been expanded in some iteration: the table
+  then holds every reachable state, closed under successors, and none is a
+  goal.  This is the test that ends the search on an unsolvable board: the
+  learned bounds of states that cannot reach a goal grow with every
+  iteration, so such states stay cut by the bound and the first test alone
+  would never hold.
+
 The depth-first stack is kept in arrays (one frame of successors per depth),
 so the search runs in resumable chunks like the other engines.
 """
@@ -38,7 +50,7 @@ _INF = 1 << 60
 # Extra stats slots used by IDA* only.
 ITERATION = 7
 TT_FULL = 8     #: 1 once the transposition table may not grow any more
-BOUND_CUT = 9   #: 1 when the current iteration cut some node by the bound
+UNRECORDED = 9  #: 1 once some state could not be recorded (the table was full)
 
 
 @nb.njit(cache=True)
@@ -65,13 +77,22 @@ def _tt_rehash(old_keys, old_g, old_iter, old_h, old_cut, keys, g, it, h, cut):
 
 
 @nb.njit(cache=True)
-def _any_unvisited_cut(tt_iter, tt_cut, iteration):
-    """True when a state cut by the bound in this iteration was never
-    visited within the bound: the space is not yet exhausted."""
+def _space_exhausted(tt_iter, tt_cut, iteration):
+    """True when the table proves that no reachable state is left to
+    search (see the module doc): every state cut by the bound in this
+    iteration was visited in it, or every recorded state was expanded in
+    some iteration (``tt_iter`` is -1 for a state only ever seen)."""
+    unvisited_cut = False
+    never_expanded = False
     for s in range(tt_iter.shape[0]):
-        if tt_cut[s] == iteration and tt_iter[s] != iteration:
-            return True
-    return False
+        it = tt_iter[s]
+        if it == -1:
+            never_expanded = True
+        if tt_cut[s] == iteration and it != iteration:
+            unvisited_cut = True
+        if unvisited_cut and never_expanded:
+            return False
+    return True
 
 
 @nb.njit(cache=True)
@@ -135,17 +156,14 @@ def ida_chunk(params, root, sk, sc, sm, fstart, fend, fpos, fmin, gpath, tslot,
                 continue
             # Iteration over.  Integer costs: no solution costs <= bound, so
             # the next bound is at least bound + 1.
-            # An iteration that left no state cut by the bound unvisited
-            # searched every reachable state (other cuts skip repeats only).
             bound = np.int64(fstats[F_BOUND])
             if stats[ITERATION] > 0:
                 if fmin[0] >= _INF:
                     return EXHAUSTED
-                if stats[BOUND_CUT] == 0 and not _any_unvisited_cut(tt_iter, tt_cut,
-                                                                     stats[ITERATION]):
+                if stats[UNRECORDED] == 0 and _space_exhausted(tt_iter, tt_cut,
+                                                                stats[ITERATION]):
                     return EXHAUSTED
                 bound = max(fmin[0], bound + 1)
-            stats[BOUND_CUT] = 0
             fstats[F_BOUND] = bound
             stats[ITERATION] += 1
             s = _tt_find(tt_keys, tt_iter, root)
@@ -188,7 +206,7 @@ def ida_chunk(params, root, sk, sc, sm, fstart, fend, fpos, fmin, gpath, tslot,
             if s >= 0:
                 tt_cut[s] = stats[ITERATION]
             else:
-                stats[BOUND_CUT] = 1
+                stats[UNRECORDED] = 1
         if cut:
             if f < fmin[depth]:
                 fmin[depth] = f
@@ -199,6 +217,8 @@ def ida_chunk(params, root, sk, sc, sm, fstart, fend, fpos, fmin, gpath, tslot,
             return GROW_OPEN
         fpos[depth] += 1
         s = _tt_record(tt_keys, tt_g, tt_iter, tt_h, stats, s, key, g, h, stats[ITERATION])
+        if s < 0:
+            stats[UNRECORDED] = 1
         if kernel_is_goal(params, key):
             stats[GOAL] = depth + 1
             return SOLVED

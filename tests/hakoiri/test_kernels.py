@@ -71,6 +71,18 @@ def test_goal_and_simple_heuristic(seed, metric):
     assert h <= manhattan
 
 
+def test_goal_needs_the_square_itself_on_the_exit():
+    """The 2x2 one row above the exit, over a 2x1: the exit cell and the cell
+    below both hold code 3, yet the puzzle is not solved."""
+    from pdbsearch.hakoiri import parse_board
+    above = parse_board("exit: 0 1\nAAB\nAAB\nC..\nC..\n")
+    on_exit = parse_board("exit: 0 1\nB..\nAAC\nAAC\nD..\n")
+    for board, solved in ((above, False), (on_exit, True)):
+        puzzle = HakoiriPuzzle(board, "unit", "simple")
+        assert board.is_solved() is solved
+        assert bool(is_goal(puzzle.params, encode(board))) is solved
+
+
 def test_key_is_canonical(classic_board):
     # Swapping two 1x1 pieces' labels gives the same key.
     from dataclasses import replace

@@ -59,6 +59,20 @@ def test_unsolvable_is_proved(algo):
     assert result.cost is None and result.steps == []
 
 
+# 23,296 reachable states and no solution: IDA*'s learned bounds grow with
+# every iteration there, so only a full table proves it (issue 9).
+UNSOLVABLE_3X6 = "exit: 0 0\nBCC\nDE.\nDAA\n.AA\nFFG\n.HI\n"
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_idastar_proves_a_larger_space_unsolvable(metric):
+    board = parse_board(UNSOLVABLE_3X6)
+    assert explore(HakoiriPuzzle(board, metric, "zero")).stored == 23296
+    result = solve(HakoiriPuzzle(board, metric, "simple"), "idastar",
+                   limits=Limits(nodes=5_000_000))
+    assert result.status is Status.UNSOLVABLE, result.stop_reason
+
+
 def test_start_at_goal_costs_nothing():
     board = parse_board("exit: 0 0\nAAB\nAAC\nDE.\n")
     result = solve(HakoiriPuzzle(board, "unit", "simple"), "astar")
