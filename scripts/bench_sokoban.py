@@ -36,7 +36,7 @@ from pdbsearch.sokoban.puzzle import Rules
 from pdbsearch.sokoban.reference import StateLimitError, bfs_min_moves, bfs_min_pushes
 
 ROOT = Path(__file__).resolve().parents[1]
-MICROBAN = ROOT.parent / "shared" / "levels" / "sokoban" / "microban.txt"
+MICROBAN = ROOT / "puzzles" / "sokoban" / "microban.txt"
 
 #: (name, how the options differ from the full solver)
 ABLATIONS = [

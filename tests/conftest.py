@@ -1,4 +1,4 @@
-"""Shared fixtures: paths to the repository's and the shared data."""
+"""Shared fixtures: the repository, its bundled puzzles, a private database folder."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+PUZZLES = REPO / "puzzles"
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ import pytest
 from pdbsearch.search.common import expand_into, successor_buffers
 from pdbsearch.sokoban import Level, load_levels, parse_xsb_collection
 
-LEVELS = Path(__file__).resolve().parents[2].parent / "shared" / "levels"
+LEVELS = Path(__file__).resolve().parents[2] / "puzzles"
 PUSH = LEVELS / "push"
 MICROBAN = LEVELS / "sokoban" / "microban.txt"
 
@@ -20,11 +20,6 @@ MICROBAN = LEVELS / "sokoban" / "microban.txt"
 SMALL_MICROBAN = (1, 2, 3, 4, 5, 7, 9, 12, 14, 17, 21, 25)
 
 
-def need(path: Path) -> Path:
-    """Skip the test when the shared level files are absent."""
-    if not path.exists():
-        pytest.skip(f"shared level file {path} is absent")
-    return path
 
 
 _cache: dict[Path, list[Level]] = {}
@@ -32,7 +27,7 @@ _cache: dict[Path, list[Level]] = {}
 
 def microban(number: int) -> Level:
     """Microban level ``number`` (1-based)."""
-    path = need(MICROBAN)
+    path = MICROBAN
     if path not in _cache:
         _cache[path] = load_levels(path)
     return _cache[path][number - 1]

@@ -16,7 +16,7 @@ from pdbsearch.sokoban import (MAX_BOXES, MAX_SIDE, Level, detect_format,
                                parse_levels, parse_push, parse_seed002,
                                parse_xsb_collection, select_level)
 
-LEVELS = Path(__file__).resolve().parents[2].parent / "shared" / "levels"
+LEVELS = Path(__file__).resolve().parents[2] / "puzzles"
 SOKOBAN = LEVELS / "sokoban"
 PUSH_SAMPLE = LEVELS / "push" / "sample_map1_only.in"
 
@@ -33,13 +33,6 @@ SEED002_MAP = """\
 """
 
 
-def need(path: Path) -> Path:
-    """Skip the test when the shared level files are not checked out."""
-    if not path.exists():
-        pytest.skip(f"shared level file {path} is absent")
-    return path
-
-
 def parse_error(text: str, parser=parse_xsb_collection) -> PuzzleFormatError:
     with pytest.raises(PuzzleFormatError) as info:
         parser(text, "test.txt")
@@ -47,17 +40,20 @@ def parse_error(text: str, parser=parse_xsb_collection) -> PuzzleFormatError:
     return info.value
 
 
-# -- the shared level sets ----------------------------------------------------
+# -- the bundled level sets ---------------------------------------------------
 
 
 @pytest.mark.parametrize("name, count, boxes", [
     ("microban.txt", 155, 608),
     ("microban2.txt", 135, 688),
     ("boxoban_hard.txt", 3332, 13328),
+    ("holland.txt", 81, 1085),
+    ("grigr2002.txt", 40, 325),
+    ("sasquatch5.txt", 50, 1463),
 ])
-def test_shared_sets_parse(name, count, boxes):
-    levels = load_levels(need(SOKOBAN / name))
-    # Counts from ../shared/levels/sokoban/README.md.
+def test_bundled_sets_parse(name, count, boxes):
+    levels = load_levels(SOKOBAN / name)
+    # Counts from puzzles/sokoban/README.md.
     assert len(levels) == count
     assert sum(len(level.boxes) for level in levels) == boxes
     for level in levels:
@@ -69,15 +65,15 @@ def test_shared_sets_parse(name, count, boxes):
 
 
 @pytest.mark.parametrize("name", ["microban.txt", "microban2.txt"])
-def test_shared_sets_round_trip(name):
-    levels = load_levels(need(SOKOBAN / name))
+def test_bundled_sets_round_trip(name):
+    levels = load_levels(SOKOBAN / name)
     for level in levels:
         assert parse_xsb_collection(format_xsb(level)) == [level]
     assert parse_xsb_collection(format_xsb_collection(levels)) == levels
 
 
 def test_microban_titles_and_selection():
-    path = need(SOKOBAN / "microban.txt")
+    path = SOKOBAN / "microban.txt"
     levels = load_levels(path)
     assert levels[43].title == "Duh!"          # "; 44" then "; Title: Duh!"
     assert levels[0].title is None             # "; 1" is no title
@@ -360,7 +356,7 @@ def test_xsb_round_trip_property(level):
 
 
 def test_push_sample():
-    levels = load_levels(need(PUSH_SAMPLE))
+    levels = load_levels(PUSH_SAMPLE)
     assert len(levels) == 1
     level = levels[0]
     assert (level.width, level.height) == (7, 7)   # the border is added

@@ -16,7 +16,7 @@ from pdbsearch.sokoban import (Level, StateLimitError, bfs_min_moves,
                                dead_squares, load_levels, parse_push,
                                parse_xsb_collection, replay_lurd)
 
-LEVELS = Path(__file__).resolve().parents[2].parent / "shared" / "levels"
+LEVELS = Path(__file__).resolve().parents[2] / "puzzles"
 PUSH = LEVELS / "push"
 MICROBAN = LEVELS / "sokoban" / "microban.txt"
 
@@ -25,11 +25,6 @@ def xsb(text: str) -> Level:
     return parse_xsb_collection(text)[0]
 
 
-def need(path: Path) -> Path:
-    """Skip the test when the shared level files are not checked out."""
-    if not path.exists():
-        pytest.skip(f"shared level file {path} is absent")
-    return path
 
 
 # -- Push!! -------------------------------------------------------------------
@@ -38,7 +33,7 @@ def need(path: Path) -> Path:
 def test_push_sample_needs_five_pushes():
     # The worked example of seed 000 (the first map of the Push!! sample
     # input): the article gives 5 as its minimum number of pushes.
-    level = load_levels(need(PUSH / "sample_map1_only.in"))[0]
+    level = load_levels(PUSH / "sample_map1_only.in")[0]
     expected = int((PUSH / "sample_map1_only.out").read_text().split()[0])
     assert expected == 5
     assert bfs_min_pushes(level) == 5
@@ -160,7 +155,7 @@ def test_trivial_levels():
 
 
 def test_state_limit():
-    level = load_levels(need(MICROBAN))[5]
+    level = load_levels(MICROBAN)[5]
     with pytest.raises(StateLimitError):
         bfs_min_pushes(level, max_states=50)
     with pytest.raises(StateLimitError):
@@ -169,7 +164,7 @@ def test_state_limit():
 
 @pytest.mark.parametrize("number", [1, 2, 3, 4, 9, 12, 17, 21, 44])
 def test_small_microban_levels(number):
-    level = load_levels(need(MICROBAN))[number - 1]
+    level = load_levels(MICROBAN)[number - 1]
     pushes = bfs_min_pushes(level)
     assert pushes is not None
     assert bfs_min_pushes(level, prune_dead=False) == pushes

@@ -11,7 +11,7 @@ from pdbsearch.cli import main
 from pdbsearch.search.result import SearchResult, Status
 from pdbsearch.sokoban import check_solution, load_levels
 
-from .helpers import MICROBAN, PUSH, need
+from .helpers import MICROBAN, PUSH
 
 UNSOLVABLE_PUSH = """\
 3 3
@@ -60,7 +60,7 @@ def run(capsys, *argv):
 
 def test_push_sample_answers_five(capsys):
     code, out, _ = run(capsys, "solve", "--format", "push",
-                       str(need(PUSH / "sample_map1_only.in")))
+                       str(PUSH / "sample_map1_only.in"))
     assert code == 0
     assert out.split() == (PUSH / "sample_map1_only.out").read_text().split() == ["5"]
 
@@ -78,7 +78,7 @@ def test_unsolvable_push_maps_answer_minus_one(capsys, tmp_path):
 
 
 def test_solve_json_has_the_hakoiri_keys_plus_pushes_steps_lurd(capsys):
-    code, out, _ = run(capsys, "solve", str(need(MICROBAN)), "--level", "3", "--json")
+    code, out, _ = run(capsys, "solve", str(MICROBAN), "--level", "3", "--json")
     assert code == 0
     data = json.loads(out)
     base = SearchResult(Status.SOLVED, "astar", 1.0, "sokoban", "pushes", "matching").to_json()
@@ -89,7 +89,7 @@ def test_solve_json_has_the_hakoiri_keys_plus_pushes_steps_lurd(capsys):
 
 
 def test_solve_text_output_and_rule_switches(capsys):
-    code, out, _ = run(capsys, "solve", str(need(MICROBAN)), "--level", "2", "--metric",
+    code, out, _ = run(capsys, "solve", str(MICROBAN), "--level", "2", "--metric",
                        "moves", "--no-freeze", "--no-corral", "--no-tunnels",
                        "--no-dead-squares")
     assert code == 0
@@ -167,7 +167,7 @@ def test_levels_pattern_options_reach_every_level(capsys, tmp_path):
 
 def test_levels_kills_a_level_past_its_limit(tmp_path):
     from pdbsearch.sokoban.collection import RunOptions, run_levels
-    levels = load_levels(need(MICROBAN))
+    levels = load_levels(MICROBAN)
     # Level 144 takes minutes; a zero grace makes the parent kill it as soon
     # as its 0.3 s limit has passed, unless the child stops by itself first.
     records, interrupted = run_levels([levels[143]], RunOptions(time_limit=0.3, grace=0.0),
@@ -184,7 +184,7 @@ def test_levels_ctrl_c_keeps_what_was_solved(tmp_path):
     import sys
     import threading
 
-    levels = need(MICROBAN).read_text().split("\n\n")
+    levels = MICROBAN.read_text().split("\n\n")
     # Level 3 is solved at once; level 144 takes minutes.
     easy = next(block for block in levels if block.lstrip().startswith("; 3\n"))
     hard = next(block for block in levels if block.lstrip().startswith("; 144\n"))

@@ -21,7 +21,7 @@ from pdbsearch.sokoban.patterns import (build_pattern_table, pattern_params, pat
                                         reference_table)
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 
-from .helpers import MICROBAN, microban, need, python_successors, xsb
+from .helpers import MICROBAN, microban, python_successors, xsb
 
 #: a tiny level where boxes block each other and the player's side matters
 TINY = xsb("""\
@@ -168,7 +168,7 @@ def test_the_cache_is_reused_and_a_file_for_another_level_refused(tmp_path, caps
     assert said == []
     with pytest.raises(PdbFileError, match="made for level"):
         obtain_patterns(other, pdb_path=files[0])
-    code = main(["solve", str(need(MICROBAN)), "--level", "2", "--pdb", str(files[0])])
+    code = main(["solve", str(MICROBAN), "--level", "2", "--pdb", str(files[0])])
     err = capsys.readouterr().err
     assert code == 2 and "made for level" in err and str(files[0]) in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
