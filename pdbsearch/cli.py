@@ -189,7 +189,7 @@ def cmd_solve(args) -> int:
 
 def cmd_generate(args) -> int:
     """``pdbsearch generate``: write seeded random boards proved solvable."""
-    from .hakoiri.fileformat import format_board
+    from .hakoiri.formats import format_board
     from .hakoiri.generator import Recipe, default_recipe, generate
     from .io import atomic_write_text
 
@@ -214,7 +214,7 @@ def cmd_generate(args) -> int:
 def cmd_build(args) -> int:
     """``pdbsearch build``: build (or rebuild) a relaxed Hakoiri PDB."""
     from .hakoiri.database import build_relaxed, pdb_filename, relaxed_spec
-    from .hakoiri.fileformat import load_board
+    from .hakoiri.formats import load_board
     from .pdb.store import default_db_dir, histogram, save_pdb
 
     metric = args.metric or "straight"

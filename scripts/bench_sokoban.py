@@ -33,7 +33,7 @@ from pdbsearch.sokoban.collection import (RunOptions, records_json, run_levels,
                                           summary_table, totals)
 from pdbsearch.sokoban.domain import read_levels
 from pdbsearch.sokoban.puzzle import Rules
-from pdbsearch.sokoban.reference import StateLimitError, bfs_min_moves, bfs_min_pushes
+from pdbsearch.testing.sokoban import StateLimitError, bfs_min_moves, bfs_min_pushes
 
 ROOT = Path(__file__).resolve().parents[1]
 MICROBAN = ROOT / "puzzles" / "sokoban" / "microban.txt"
@@ -109,9 +109,9 @@ def comparison_table(name_a: str, a, name_b: str, b) -> tuple[str, dict]:
     ta, tb = totals(a), totals(b)
     exp_a, exp_b = sum(x.expanded for x, _ in both), sum(y.expanded for _, y in both)
     sec_a, sec_b = sum(x.seconds for x, _ in both), sum(y.seconds for _, y in both)
-    lines = [f"| heuristic | solved | proven optimal | expanded (all) | search s (all) "
-             f"| expanded/s | expanded per CPU s | expanded (both solved) "
-             f"| search s (both solved) |",
+    lines = ["| heuristic | solved | proven optimal | expanded (all) | search s (all) "
+             "| expanded/s | expanded per CPU s | expanded (both solved) "
+             "| search s (both solved) |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, t, e, sec in ((name_a, ta, exp_a, sec_a), (name_b, tb, exp_b, sec_b)):
         rate = f"{t['nodes_per_second']:,}" if t["nodes_per_second"] else "-"

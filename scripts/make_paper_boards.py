@@ -15,7 +15,7 @@ import argparse
 from pathlib import Path
 
 from pdbsearch.hakoiri.database import obtain_pdb, relaxed_spec
-from pdbsearch.hakoiri.fileformat import format_board
+from pdbsearch.hakoiri.formats import format_board
 from pdbsearch.hakoiri.generator import default_recipe, generate
 from pdbsearch.io import atomic_write_text
 

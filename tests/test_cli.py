@@ -1,7 +1,6 @@
 """The ``pdbsearch`` command end to end, in subprocesses (exit codes, output)."""
 
 import json
-import os
 import signal
 import subprocess
 import sys

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .board import Board
-from .fileformat import parse_board
+from .model import Board
+from .formats import parse_board
 
 CLASSIC_TEXT = """\
 # Hakoiri-musume, the classic 4 x 5 board (built in)

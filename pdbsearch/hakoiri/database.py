@@ -17,7 +17,7 @@ from ..errors import PdbsearchError
 from ..search.result import default_memory_limit_mb
 from ..pdb.builder import build_table
 from ..pdb.store import PdbSpec, find_or_build, log_to_stderr
-from .relaxed import max_neighbours, relaxed_params, table_size, workspace_size
+from .abstraction import max_neighbours, relaxed_params, table_size, workspace_size
 
 
 def relaxed_spec(width: int, height: int, exit_xy: tuple[int, int], n_empty: int,

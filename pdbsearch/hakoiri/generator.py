@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass
 
 from ..errors import PdbsearchError
-from .board import Board, Piece, Shape
-from .fileformat import assign_labels
+from .model import Board, Piece, Shape
+from .formats import assign_labels
 
 
 @dataclass(frozen=True)

@@ -266,7 +266,7 @@ def square_distance(metric, width, a, b):
 @nb.njit(cache=True, inline="always")
 def pdb_rank(params, key):
     """Index of the relaxed state of ``key`` in the pattern database (see
-    :mod:`pdbsearch.hakoiri.relaxed`): 2×2 position × C(free cells, empties)
+    :mod:`pdbsearch.hakoiri.abstraction`): 2×2 position × C(free cells, empties)
     + rank of the empty cells among the cells the 2×2 does not cover."""
     width = params.width
     ncells = width * params.height

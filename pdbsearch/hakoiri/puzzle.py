@@ -8,8 +8,8 @@ import numpy as np
 
 from ..errors import IllegalMoveError, PdbsearchError
 from ..puzzle import Puzzle, Step
-from .board import METRICS, Board, Piece, Shape, describe_move
-from .fileformat import assign_labels, draw
+from .model import METRICS, Board, Piece, Shape, describe_move
+from .formats import assign_labels, draw
 from .kernels import HEURISTIC_CODES, METRIC_CODES, MOVE_BASE, HakoiriParams, scratch_size
 
 _CODE_OF_SHAPE = {Shape.SINGLE: 1, Shape.HORIZONTAL: 2, Shape.VERTICAL: 3}
@@ -87,7 +87,7 @@ class HakoiriPuzzle(Puzzle):
         if pdb is None:
             tables = (np.zeros(1, np.uint8), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int16))
         else:
-            from .relaxed import ranking_tables
+            from .abstraction import ranking_tables
             tables = (pdb,) + ranking_tables(board.width, board.height, n_empty)
         self.params = HakoiriParams(
             width=board.width, height=board.height,

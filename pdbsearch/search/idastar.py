@@ -43,7 +43,7 @@ import numpy as np
 from ..puzzle import DEAD, copy_key, kernel_expand, kernel_heuristic, kernel_is_goal
 from .common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, F_BOUND, GENERATED, GOAL,
                      GROW_NODES, GROW_OPEN, NODES, N_FSTATS, N_STATS, OPEN, PRUNED, RUNNING,
-                     SOLVED, evaluate_heuristic, successor_buffers)
+                     SOLVED, evaluate_heuristic)
 from .store import hash_key, keys_equal
 
 _INF = 1 << 60

@@ -1,30 +1,30 @@
-"""Sokoban: the level model, its file formats and plain-Python oracles.
+"""Sokoban on the generic puzzle interface.
 
-* :mod:`.level` -- the immutable :class:`Level` (walls, goals, start);
+* :mod:`.model` -- the immutable :class:`Level` (walls, goals, start);
 * :mod:`.formats` -- XSB collections, ICPC "Push!!" maps, seed 002's
   legend, and the XSB writer;
-* :mod:`.reference` -- a LURD replayer/checker, dead squares and
-  exhaustive push- and move-optimal BFS, used as test oracles.
+* :mod:`.checker` -- the independent LURD replayer that checks every solution;
+* :mod:`.vocabulary` -- the metric and heuristic names;
+* :mod:`.tables`, :mod:`.deadlocks`, :mod:`.matching` -- the static tables,
+  deadlock rules and assignment solver the kernels use;
+* :mod:`.kernels` (successors) and :mod:`.bounds` (lower bounds) -- the jitted
+  half of :class:`~.puzzle.SokobanPuzzle`;
+* :mod:`.abstraction` and :mod:`.database` -- the k-box pattern databases.
+
+The plain-Python oracles the tests use are in :mod:`pdbsearch.testing.sokoban`.
 """
 
+from pdbsearch.sokoban.checker import check_solution, replay_lurd
 from pdbsearch.sokoban.formats import (FORMATS, detect_format, format_xsb,
                                        format_xsb_collection, load_levels,
                                        parse_levels, parse_push,
                                        parse_seed002, parse_xsb_collection,
                                        select_level)
-from pdbsearch.sokoban.level import DIRECTIONS, MAX_BOXES, MAX_SIDE, Level
-from pdbsearch.sokoban.reference import (StateLimitError, bfs_min_moves,
-                                         bfs_min_moves_solution,
-                                         bfs_min_pushes,
-                                         bfs_min_pushes_solution,
-                                         check_solution, dead_squares,
-                                         replay_lurd)
+from pdbsearch.sokoban.model import DIRECTIONS, MAX_BOXES, MAX_SIDE, Level
 
 __all__ = [
-    "DIRECTIONS", "FORMATS", "MAX_BOXES", "MAX_SIDE", "Level",
-    "StateLimitError", "bfs_min_moves", "bfs_min_moves_solution",
-    "bfs_min_pushes", "bfs_min_pushes_solution", "check_solution",
-    "dead_squares", "detect_format", "format_xsb", "format_xsb_collection",
-    "load_levels", "parse_levels", "parse_push", "parse_seed002",
-    "parse_xsb_collection", "replay_lurd", "select_level",
+    "DIRECTIONS", "FORMATS", "MAX_BOXES", "MAX_SIDE", "Level", "check_solution",
+    "detect_format", "format_xsb", "format_xsb_collection", "load_levels",
+    "parse_levels", "parse_push", "parse_seed002", "parse_xsb_collection",
+    "replay_lurd", "select_level",
 ]

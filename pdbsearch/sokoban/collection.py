@@ -27,7 +27,7 @@ from ..interrupts import sigint_handler
 from ..io import atomic_write_text
 from ..search import Limits, Status, solve
 from ..search.result import default_memory_limit_mb
-from .level import Level
+from .model import Level
 from .puzzle import Rules, SokobanPuzzle
 
 #: Statuses a level record can have besides the search statuses.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import PdbsearchError
 from .formats import detect_format, parse_levels, select_level
-from .level import Level
+from .model import Level
 from .puzzle import Rules, SokobanPuzzle
 
 

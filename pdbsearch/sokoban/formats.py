@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from pdbsearch.errors import PuzzleFormatError
-from pdbsearch.sokoban.level import MAX_SIDE, Level
+from pdbsearch.sokoban.model import MAX_SIDE, Level
 
 # Bit flags of what a character puts on its cell.
 _WALL, _GOAL, _BOX, _PLAYER = 1, 2, 4, 8

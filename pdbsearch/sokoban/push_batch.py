@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Sequence
 
-from .level import Level
+from .model import Level
 from .puzzle import Rules, SokobanPuzzle
 
 

@@ -22,8 +22,8 @@ from .deadlocks import dead_square_mask
 from .formats import format_xsb
 from .kernels import (GROUPING_CODES, HEURISTIC_CODES, METRIC_CODES, MOVE_BASE,
                       SokobanParams)
-from .level import Level
-from .reference import check_solution as replay_check
+from .model import Level
+from .checker import check_solution as replay_check
 from .tables import (KeyLayout, grid_deltas, player_aware_tables, pull_distances,
                      region_cells, tunnel_axes)
 
@@ -85,7 +85,7 @@ class SokobanPuzzle(Puzzle):
         if pattern_boxes is not None and not 1 <= pattern_boxes <= 4:
             raise PdbsearchError(f"patterns of {pattern_boxes} boxes: choose from 1 to 4")
         if heuristic == "pdb" and patterns is None:
-            from .pattern_db import MAX_K, obtain_patterns
+            from .database import MAX_K, obtain_patterns
             patterns = obtain_patterns(level, pattern_boxes or MAX_K, db_dir, pdb_path,
                                        log=log)
         self.patterns = patterns if heuristic == "pdb" else None

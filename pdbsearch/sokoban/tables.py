@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from .level import Level
+from .model import Level
 
 #: Push distance of a cell from which a goal cannot be reached.
 UNREACHABLE = 1 << 20

@@ -1,6 +1,6 @@
 """A plain-Python breadth-first search of the Hakoiri rules: the test oracle.
 
-It shares nothing with the package but the :class:`~pdbsearch.hakoiri.board.Board`
+It shares nothing with the package but the :class:`~pdbsearch.hakoiri.model.Board`
 it reads the start from: its own grid, its own move generator for the three
 metrics, its own goal test (the 2×2's top-left cell on the exit).  States are
 canonical (pieces of the same shape interchangeable), as the puzzle's are.

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from pdbsearch.cli import main
 from pdbsearch.errors import PdbsearchError
 from pdbsearch.hakoiri import HakoiriPuzzle
-from pdbsearch.hakoiri.board import METRICS
+from pdbsearch.hakoiri.model import METRICS
 from pdbsearch.hakoiri.database import build_relaxed, relaxed_spec
-from pdbsearch.hakoiri.fileformat import format_board, parse_board
+from pdbsearch.hakoiri.formats import format_board, parse_board
 from pdbsearch.hakoiri.generator import Recipe, random_board
 from pdbsearch.search import ALGORITHMS, Limits, Status, solve
 from pdbsearch.search import explore as quick_explore

@@ -6,7 +6,7 @@ import pytest
 
 from pdbsearch.errors import PuzzleFormatError
 from pdbsearch.hakoiri import format_board, parse_board
-from pdbsearch.hakoiri.board import Shape
+from pdbsearch.hakoiri.model import Shape
 from pdbsearch.hakoiri.builtin import CLASSIC_TEXT
 from pdbsearch.hakoiri.generator import default_recipe, random_board
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdbsearch.hakoiri import HakoiriPuzzle
-from pdbsearch.hakoiri.board import METRICS
+from pdbsearch.hakoiri.model import METRICS
 from pdbsearch.hakoiri.generator import Recipe, random_board
 from pdbsearch.hakoiri.kernels import expand, find_square, heuristic, is_goal
 from pdbsearch.hakoiri.puzzle import decode_board, encode

@@ -10,7 +10,7 @@ from pdbsearch.errors import PdbFileError
 from pdbsearch.hakoiri import HakoiriPuzzle
 from pdbsearch.hakoiri.database import build_relaxed, obtain_pdb, pdb_filename, relaxed_spec
 from pdbsearch.hakoiri.kernels import expand, heuristic, pdb_rank
-from pdbsearch.hakoiri.relaxed import reference_distances
+from pdbsearch.testing.hakoiri import reference_distances
 from pdbsearch.pdb.store import load_pdb, save_pdb
 from pdbsearch.search import explore, solve
 from pdbsearch.search.common import successor_buffers
@@ -33,7 +33,7 @@ def test_table_equals_plain_python_bfs(geometry, metric):
     table, _, _ = build_relaxed(spec)
     assert table.shape[0] == (width - 1) * (height - 1) * comb(width * height - 4, n_empty)
     ref = reference_distances(width, height, exit_xy, n_empty, metric)
-    from pdbsearch.hakoiri.relaxed import ranking_tables
+    from pdbsearch.hakoiri.abstraction import ranking_tables
     _, free_index = ranking_tables(width, height, n_empty)
     n_combos = comb(width * height - 4, n_empty)
     expected = np.full(table.shape[0], 255, dtype=np.uint8)

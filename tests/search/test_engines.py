@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from pdbsearch.errors import PdbsearchError
 from pdbsearch.hakoiri import HakoiriPuzzle, parse_board
-from pdbsearch.hakoiri.board import METRICS
+from pdbsearch.hakoiri.model import METRICS
 from pdbsearch.hakoiri.generator import Recipe, random_board
 from pdbsearch.search import ALGORITHMS, Limits, Status, explore, solve
 

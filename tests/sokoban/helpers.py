@@ -7,7 +7,6 @@ from collections import deque
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from pdbsearch.search.common import expand_into, successor_buffers
 from pdbsearch.sokoban import Level, load_levels, parse_xsb_collection

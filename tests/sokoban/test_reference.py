@@ -10,11 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdbsearch.errors import IllegalMoveError
-from pdbsearch.sokoban import (Level, StateLimitError, bfs_min_moves,
-                               bfs_min_moves_solution, bfs_min_pushes,
-                               bfs_min_pushes_solution, check_solution,
-                               dead_squares, load_levels, parse_push,
+from pdbsearch.sokoban import (Level, check_solution, load_levels, parse_push,
                                parse_xsb_collection, replay_lurd)
+from pdbsearch.testing.sokoban import (StateLimitError, bfs_min_moves, bfs_min_moves_solution,
+                                       bfs_min_pushes, bfs_min_pushes_solution, dead_squares)
 
 LEVELS = Path(__file__).resolve().parents[2] / "puzzles"
 PUSH = LEVELS / "push"

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pdbsearch.search import Status, solve
-from pdbsearch.sokoban import bfs_min_pushes
+from pdbsearch.testing.sokoban import bfs_min_pushes
 from pdbsearch.sokoban.deadlocks import (DEADLOCK, NO_RULE, RESTRICT,
                                          corral_restriction, freeze_deadlock,
                                          tunnel_restriction)

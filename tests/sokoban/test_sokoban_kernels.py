@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pdbsearch.search.common import evaluate_is_goal
-from pdbsearch.sokoban import dead_squares
+from pdbsearch.testing.sokoban import dead_squares
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 
 from .helpers import (kernel_successors, microban, python_successors,

@@ -11,7 +11,7 @@ import pytest
 from pdbsearch.puzzle import DEAD
 from pdbsearch.search import solve
 from pdbsearch.search.common import evaluate_heuristic
-from pdbsearch.sokoban import bfs_min_pushes
+from pdbsearch.testing.sokoban import bfs_min_pushes
 from pdbsearch.sokoban.matching import matching_cost, min_cost_matching, rematch_row
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 

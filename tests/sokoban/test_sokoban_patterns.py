@@ -14,11 +14,11 @@ from pdbsearch.errors import PdbFileError
 from pdbsearch.puzzle import DEAD
 from pdbsearch.search import solve
 from pdbsearch.search.common import evaluate_heuristic
-from pdbsearch.sokoban import (Level, bfs_min_moves, bfs_min_pushes, bfs_min_pushes_solution,
-                               replay_lurd)
-from pdbsearch.sokoban.pattern_db import obtain_patterns
-from pdbsearch.sokoban.patterns import (build_pattern_table, pattern_params, pattern_rank,
-                                        reference_table)
+from pdbsearch.sokoban import Level, replay_lurd
+from pdbsearch.testing.sokoban import bfs_min_moves, bfs_min_pushes, bfs_min_pushes_solution
+from pdbsearch.sokoban.database import obtain_patterns
+from pdbsearch.sokoban.abstraction import build_pattern_table, pattern_params, pattern_rank
+from pdbsearch.testing.sokoban import reference_table
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 
 from .helpers import MICROBAN, microban, python_successors, xsb

@@ -7,7 +7,8 @@ import pytest
 
 from pdbsearch.errors import IllegalMoveError
 from pdbsearch.search import Limits, Status, solve
-from pdbsearch.sokoban import bfs_min_moves, bfs_min_pushes, check_solution
+from pdbsearch.sokoban import check_solution
+from pdbsearch.testing.sokoban import bfs_min_moves, bfs_min_pushes
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 
 from .helpers import SMALL_MICROBAN, microban, xsb

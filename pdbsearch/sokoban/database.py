@@ -25,8 +25,8 @@ import numpy as np
 from ..errors import PdbsearchError
 from ..pdb.ranking import binomial_table
 from ..pdb.store import PdbSpec, find_or_build, read_attributes
-from .level import Level
-from .patterns import MAX_K, build_pattern_table, live_cells, table_entries
+from .model import Level
+from .abstraction import MAX_K, build_pattern_table, live_cells, table_entries
 from .tables import region_cells
 
 #: Most entries (bytes) of one k-box table; a larger k is not built.

@@ -1,117 +1,32 @@
-"""Plain-Python Sokoban oracles: replay, dead squares, exhaustive BFS.
+"""Plain-Python Sokoban oracles for the tests: dead squares, exhaustive
+push- and move-optimal BFS, and the k-box pattern tables.
 
 Everything here is deliberately simple and independent of the numba code,
 so that tests can check the fast solver against it.  The searches are
 exhaustive breadth-first searches over Python sets: fine for small levels
 (up to some hundred thousand states), hopeless for big ones.
-
-Metrics: **pushes** counts upper-case moves only; **steps** (or moves)
-counts every move, pushes included.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable
+from itertools import combinations
 
 import numpy as np
 
-from pdbsearch.errors import IllegalMoveError, PdbsearchError
-from pdbsearch.sokoban.level import Level
+from ..errors import PdbsearchError
+from ..pdb.builder import UNREACHABLE
+from ..sokoban.abstraction import pattern_params, pattern_rank, table_entries
+from ..sokoban.checker import _LURD, _deltas
+from ..sokoban.model import Level
+from ..sokoban.tables import region_cells
 
 #: Default cap on the number of distinct states a BFS may store.
 DEFAULT_MAX_STATES = 1_000_000
 
-_LURD = "lurd"
-
 
 class StateLimitError(PdbsearchError, RuntimeError):
     """A reference search stored more states than its ``max_states``."""
-
-
-def _deltas(level: Level) -> tuple[int, int, int, int]:
-    """Index offsets of l, u, r, d (LURD order)."""
-    w = level.width
-    return (-1, -w, 1, w)
-
-
-# -- replay -------------------------------------------------------------------
-
-
-def replay_lurd(level: Level, lurd: str, boxes: Iterable[int] | None = None,
-                player: int | None = None
-                ) -> tuple[frozenset[int], int, int, int]:
-    """Replay a LURD string; return ``(boxes, player, pushes, steps)``.
-
-    Lower case letters are steps (the target cell must be free floor), upper
-    case letters are pushes (the target cell must hold a box, and the cell
-    beyond it must be free floor).  Whitespace is skipped, so wrapped
-    solutions replay.  The replay starts from the level's start position
-    unless ``boxes``/``player`` are given.
-
-    Raises :class:`IllegalMoveError` at the first illegal move; the error's
-    ``move_number`` attribute is the 1-based number of that move (blanks not
-    counted) and ``index`` its 0-based index in ``lurd``.
-    """
-    box_set = set(level.boxes if boxes is None else boxes)
-    man = level.player if player is None else player
-    offsets = dict(zip(_LURD, _deltas(level)))
-    pushes = steps = 0
-    for index, ch in enumerate(lurd):
-        if ch.isspace():
-            continue
-        def illegal(why: str) -> IllegalMoveError:
-            return _illegal(level, man, ch, index, steps + 1, why)
-
-        if ch.lower() not in offsets:
-            raise illegal("not a LURD move")
-        d = offsets[ch.lower()]
-        target = man + d
-        if not level.is_floor(target):
-            raise illegal("walks into a wall")
-        if ch.islower():
-            if target in box_set:
-                raise illegal("a step runs into a box (pushes are upper case)")
-        else:
-            if target not in box_set:
-                raise illegal("a push with no box to push (steps are lower "
-                              "case)")
-            beyond = target + d
-            if not level.is_floor(beyond):
-                raise illegal("pushes the box into a wall")
-            if beyond in box_set:
-                raise illegal("pushes the box into another box")
-            box_set.remove(target)
-            box_set.add(beyond)
-            pushes += 1
-        man = target
-        steps += 1
-    return frozenset(box_set), man, pushes, steps
-
-
-def _illegal(level: Level, man: int, ch: str, index: int, number: int,
-             why: str) -> IllegalMoveError:
-    """The error for move ``number`` (``ch`` at ``index`` of the string)."""
-    row, col = level.row_col(man)
-    err = IllegalMoveError(f"move {number} ({ch!r}, character {index + 1}) "
-                           f"from row {row + 1}, column {col + 1}: {why}")
-    err.move_number, err.index = number, index
-    return err
-
-
-def check_solution(level: Level, lurd: str) -> tuple[int, int]:
-    """Replay ``lurd`` and return ``(pushes, steps)`` if it solves the level.
-
-    Raises :class:`IllegalMoveError` if a move is illegal or if some box is
-    off its goal at the end.
-    """
-    boxes, _, pushes, steps = replay_lurd(level, lurd)
-    if not level.is_solved(boxes):
-        off = len(boxes - level.goals)
-        raise IllegalMoveError(
-            f"the solution replays ({steps} moves, {pushes} pushes) but ends "
-            f"with {off} box{'es' if off != 1 else ''} off the goals")
-    return pushes, steps
 
 
 # -- dead squares -------------------------------------------------------------
@@ -334,3 +249,79 @@ def bfs_min_moves_solution(level: Level,
         state, move = parents[state]
         moves.append(move)
     return "".join(reversed(moves))
+
+
+def reference_distances(level: Level, k: int) -> dict[tuple[frozenset[int], int], int]:
+    """Plain-Python oracle of a k-box table: ``{(box cells, smallest cell of
+    the player's area): pushes to put every box on some goal}`` for every
+    abstract state that can reach a goal, by BFS over pulls from every goal
+    placement of the k boxes."""
+    region = set(region_cells(level))
+    w = level.width
+    deltas = (-1, -w, 1, w)
+
+    def area(player, boxes):
+        return _area(region, w, player, boxes)
+
+    dist: dict[tuple[frozenset[int], int], int] = {}
+    todo: deque = deque()
+    for goals in combinations(sorted(level.goals), k):
+        boxes = frozenset(goals)
+        done: set[int] = set()
+        for p in sorted(region - boxes):
+            if p in done:
+                continue
+            cells = area(p, boxes)
+            done |= cells
+            dist[(boxes, min(cells))] = 0
+            todo.append((boxes, min(cells)))
+    while todo:
+        boxes, player = todo.popleft()
+        reach = area(player, boxes)
+        for b in boxes:
+            for d in deltas:
+                a, c = b + d, b + 2 * d
+                if a not in reach or c not in region or c in boxes:
+                    continue
+                new = (boxes - {b}) | {a}
+                state = (new, min(area(c, new)))
+                if state not in dist:
+                    dist[state] = dist[(boxes, player)] + 1
+                    todo.append(state)
+    return dist
+
+
+def reference_table(level: Level, k: int) -> np.ndarray:
+    """The table :func:`build_pattern_table` must produce, from
+    :func:`reference_distances` (every cell of an area, 255 elsewhere)."""
+    params = pattern_params(level, k)
+    ref = reference_distances(level, k)
+    region = region_cells(level)
+    inside = set(region)
+    table = np.full(table_entries(params.n_cells, params.n_player, k), UNREACHABLE,
+                    dtype=np.uint8)
+    live = set(params.pat_cell.tolist())
+    for boxes in combinations(sorted(live), k):
+        box_set = frozenset(boxes)
+        for p in region:
+            if p in box_set:
+                continue
+            normal = min(_area(inside, level.width, p, box_set))
+            value = ref.get((box_set, normal))
+            if value is not None:
+                table[pattern_rank(params, boxes, p)] = min(value, 254)
+    return table
+
+
+def _area(region: set[int], width: int, player: int, boxes) -> set[int]:
+    """The region cells the player reaches from ``player`` around ``boxes``."""
+    seen = {player}
+    todo = [player]
+    while todo:
+        c = todo.pop()
+        for d in (-1, -width, 1, width):
+            x = c + d
+            if x in region and x not in boxes and x not in seen:
+                seen.add(x)
+                todo.append(x)
+    return seen

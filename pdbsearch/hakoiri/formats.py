@@ -26,7 +26,7 @@ import string
 from pathlib import Path
 
 from ..errors import PuzzleFormatError
-from .board import MAX_SIDE, SHAPE_BY_SIZE, Board, Piece, Shape
+from .model import MAX_SIDE, SHAPE_BY_SIZE, Board, Piece, Shape
 
 PIECE_CHARS = string.ascii_uppercase + string.ascii_lowercase + string.digits + "@$%&*+=?!<>^~"
 EMPTY = "."

@@ -37,17 +37,15 @@ entries; entries whose player cell is one of the boxes are never used
 from __future__ import annotations
 
 import time
-from collections import deque
-from itertools import combinations
 from math import comb
 from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 
-from ..pdb.builder import UNREACHABLE, build_table, register_abstraction
+from ..pdb.builder import build_table, register_abstraction
 from ..pdb.ranking import binomial_table, unrank_subset
-from .level import Level
+from .model import Level
 from .tables import UNREACHABLE as NO_PATH
 from .tables import flood_smallest, grid_deltas, pull_distances, region_cells
 
@@ -263,82 +261,3 @@ def pattern_rank(params: PatternParams, boxes, player: int) -> int:
         raise ValueError("a box on a dead square has no pattern entry")
     rank = sum(comb(c, i + 1) for i, c in enumerate(idx))
     return int(params.player_index[player]) * comb(params.n_cells, params.k) + rank
-
-
-# -- plain-Python reference -------------------------------------------------------
-
-
-def reference_distances(level: Level, k: int) -> dict[tuple[frozenset[int], int], int]:
-    """Plain-Python oracle of a k-box table: ``{(box cells, smallest cell of
-    the player's area): pushes to put every box on some goal}`` for every
-    abstract state that can reach a goal, by BFS over pulls from every goal
-    placement of the k boxes."""
-    region = set(region_cells(level))
-    w = level.width
-    deltas = (-1, -w, 1, w)
-
-    def area(player, boxes):
-        return _area(region, w, player, boxes)
-
-    dist: dict[tuple[frozenset[int], int], int] = {}
-    todo: deque = deque()
-    for goals in combinations(sorted(level.goals), k):
-        boxes = frozenset(goals)
-        done: set[int] = set()
-        for p in sorted(region - boxes):
-            if p in done:
-                continue
-            cells = area(p, boxes)
-            done |= cells
-            dist[(boxes, min(cells))] = 0
-            todo.append((boxes, min(cells)))
-    while todo:
-        boxes, player = todo.popleft()
-        reach = area(player, boxes)
-        for b in boxes:
-            for d in deltas:
-                a, c = b + d, b + 2 * d
-                if a not in reach or c not in region or c in boxes:
-                    continue
-                new = (boxes - {b}) | {a}
-                state = (new, min(area(c, new)))
-                if state not in dist:
-                    dist[state] = dist[(boxes, player)] + 1
-                    todo.append(state)
-    return dist
-
-
-def reference_table(level: Level, k: int) -> np.ndarray:
-    """The table :func:`build_pattern_table` must produce, from
-    :func:`reference_distances` (every cell of an area, 255 elsewhere)."""
-    params = pattern_params(level, k)
-    ref = reference_distances(level, k)
-    region = region_cells(level)
-    inside = set(region)
-    table = np.full(table_entries(params.n_cells, params.n_player, k), UNREACHABLE,
-                    dtype=np.uint8)
-    live = set(params.pat_cell.tolist())
-    for boxes in combinations(sorted(live), k):
-        box_set = frozenset(boxes)
-        for p in region:
-            if p in box_set:
-                continue
-            normal = min(_area(inside, level.width, p, box_set))
-            value = ref.get((box_set, normal))
-            if value is not None:
-                table[pattern_rank(params, boxes, p)] = min(value, 254)
-    return table
-
-
-def _area(region: set[int], width: int, player: int, boxes) -> set[int]:
-    """The region cells the player reaches from ``player`` around ``boxes``."""
-    seen = {player}
-    todo = [player]
-    while todo:
-        c = todo.pop()
-        for d in (-1, -width, 1, width):
-            x = c + d
-            if x in region and x not in boxes and x not in seen:
-                seen.add(x)
-                todo.append(x)
-    return seen
