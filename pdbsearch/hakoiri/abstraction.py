@@ -33,7 +33,7 @@ import numpy as np
 
 from ..pdb.builder import register_abstraction
 from ..pdb.ranking import binomial_table, unrank_subset
-from .kernels import METRIC_CODES
+from .vocabulary import FREE, METRICS, UNIT
 
 
 class RelaxedParams(NamedTuple):
@@ -42,7 +42,7 @@ class RelaxedParams(NamedTuple):
     width: int
     height: int
     exit_position: int        #: position index of the 2×2 at the exit
-    metric: int               #: METRIC_CODES
+    metric: int               #: a metric code of .vocabulary
     n_empty: int
     n_free: int               #: width × height − 4
     n_combos: int             #: C(n_free, n_empty)
@@ -80,7 +80,7 @@ def relaxed_params(width: int, height: int, exit_xy: tuple[int, int], n_empty: i
         free_cell[p, :] = cells
     cells = np.arange(ncells, dtype=np.int64)
     return RelaxedParams(width, height, exit_xy[1] * (width - 1) + exit_xy[0],
-                         METRIC_CODES[metric], n_empty, ncells - 4,
+                         METRICS.code(metric), n_empty, ncells - 4,
                          comb(ncells - 4, n_empty), binom, free_index, free_cell,
                          cells % width, cells // width)
 
@@ -172,7 +172,7 @@ def _slides(grid, width, height, metric, empties, e, position, ax, ay, w, h, is_
     idx = work[base + 3 * e:base + 4 * e]
     seen = work[1 + ncells:1 + 2 * ncells]
     queue = work[1 + 2 * ncells:1 + 3 * ncells]
-    if metric == 2:
+    if metric == FREE:
         # "seen" holds stamps: a fresh stamp per body avoids clearing it.
         work[0] += 1
         stamp = work[0]
@@ -185,7 +185,7 @@ def _slides(grid, width, height, metric, empties, e, position, ax, ay, w, h, is_
     dist = 1
     while True:
         # Next target (tx, ty): BFS order for free, rays for unit/straight.
-        if metric == 2:
+        if metric == FREE:
             if d == 4:
                 d = 0
                 head += 1
@@ -207,7 +207,7 @@ def _slides(grid, width, height, metric, empties, e, position, ax, ay, w, h, is_
                 return n
             tx, ty = ax + dist * _DX[d], ay + dist * _DY[d]
             if not _fits(grid, width, height, ax, ay, w, h, tx, ty) or \
-                    (metric == 0 and dist > 1):
+                    (metric == UNIT and dist > 1):
                 d += 1
                 dist = 1
                 continue

@@ -1,4 +1,5 @@
-"""Jitted Hakoiri kernels: the state key, move generation, goal, heuristics.
+"""Jitted Hakoiri kernels: the state key, move generation and the goal test
+(the heuristics are in :mod:`.bounds`).
 
 **The key.**  Two bits per cell, cell ``c = row × width + column`` in word
 ``c // 32`` at bit ``2 × (c % 32)``.  A cell holds the code of the piece
@@ -22,10 +23,10 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from ..puzzle import copy_key, register_kernels
+from ..puzzle import copy_key
+from .vocabulary import FREE, UNIT
 
-METRIC_CODES = {"unit": 0, "straight": 1, "free": 2}
-HEURISTIC_CODES = {"zero": 0, "simple": 1, "pdb": 2}
+#: Move code of a move: ``from_anchor * MOVE_BASE + to_anchor``.
 MOVE_BASE = 4096
 
 SINGLE, HORIZONTAL, VERTICAL, SQUARE = 1, 2, 3, 4
@@ -38,8 +39,8 @@ class HakoiriParams(NamedTuple):
     width: int
     height: int
     exit_anchor: int       #: cell of the 2×2's top-left corner when solved
-    metric: int            #: METRIC_CODES
-    heuristic: int         #: HEURISTIC_CODES
+    metric: int            #: a metric code of .vocabulary
+    heuristic: int         #: a heuristic code of .vocabulary
     n_empty: int           #: empty cells on the board (constant over play)
     pdb: np.ndarray        #: uint8 relaxed distances (empty when unused)
     pdb_binom: np.ndarray  #: int64 binomial table for ranking empty-cell sets
@@ -194,14 +195,14 @@ def expand(params, key, out_keys, out_costs, out_moves):
                 n_cand += 1
     n = 0
     metric = params.metric
-    if metric == 2:
+    if metric == FREE:
         seen[:] = -1
     for k in range(n_cand):
         a = candidates[k]
         shape = shape_at[a]
         w, h = shape_size(shape)
         x0, y0 = a % width, a // width
-        if metric == 2:
+        if metric == FREE:
             # Free: every anchor reachable by unit slides through empty cells.
             seen[a] = k
             head, tail = 0, 1
@@ -227,7 +228,7 @@ def expand(params, key, out_keys, out_costs, out_moves):
                 while _fits(owner, width, height, a, x0 + dist * _DX[d], y0 + dist * _DY[d], w, h):
                     b = (y0 + dist * _DY[d]) * width + x0 + dist * _DX[d]
                     n = _emit(key, a, b, shape, width, out_keys, out_costs, out_moves, n)
-                    if metric == 0:
+                    if metric == UNIT:
                         break
                     dist += 1
     return n
@@ -250,54 +251,3 @@ def is_goal(params, key):
     if get_code(key, c) != VERTICAL or get_code(key, c + width) != VERTICAL:
         return False
     return c < width or get_code(key, c - width) != VERTICAL
-
-
-@nb.njit(cache=True, inline="always")
-def square_distance(metric, width, a, b):
-    """Moves the 2×2 needs from anchor ``a`` to ``b`` on an empty board."""
-    ax, ay, bx, by = a % width, a // width, b % width, b // width
-    if metric == 0:
-        return abs(ax - bx) + abs(ay - by)
-    if metric == 1:
-        return (ax != bx) + (ay != by)
-    return 1 if a != b else 0
-
-
-@nb.njit(cache=True, inline="always")
-def pdb_rank(params, key):
-    """Index of the relaxed state of ``key`` in the pattern database (see
-    :mod:`pdbsearch.hakoiri.abstraction`): 2×2 position × C(free cells, empties)
-    + rank of the empty cells among the cells the 2×2 does not cover."""
-    width = params.width
-    ncells = width * params.height
-    square = find_square(width, ncells, key)
-    position = (square // width) * (width - 1) + square % width
-    owner = params.work[:ncells]
-    shape_at = params.work[ncells:2 * ncells]
-    decode(width, ncells, key, owner, shape_at)
-    free_index = params.pdb_free_index
-    binom = params.pdb_binom
-    rank = 0
-    j = 0
-    for c in range(ncells):
-        if owner[c] == -1:
-            j += 1
-            rank += binom[free_index[position, c], j]
-    return position * binom[ncells - 4, params.n_empty] + rank
-
-
-@nb.njit(cache=True, inline="always")
-def heuristic(params, key):
-    """Zero, the 2×2's distance to the exit, or the relaxed PDB distance."""
-    if params.heuristic == 0:
-        return 0
-    if params.heuristic == 1:
-        square = find_square(params.width, params.width * params.height, key)
-        return square_distance(params.metric, params.width, square, params.exit_anchor)
-    value = params.pdb[pdb_rank(params, key)]
-    if value == 255:
-        return 1 << 30  # unreachable in the relaxation: dead in the real puzzle
-    return np.int64(value)
-
-
-register_kernels(HakoiriParams, expand=expand, heuristic=heuristic, is_goal=is_goal)

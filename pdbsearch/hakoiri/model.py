@@ -46,8 +46,6 @@ _SIZES = {Shape.SINGLE: (1, 1), Shape.HORIZONTAL: (2, 1),
           Shape.VERTICAL: (1, 2), Shape.SQUARE: (2, 2)}
 SHAPE_BY_SIZE = {v: k for k, v in _SIZES.items()}
 
-METRICS = ("unit", "straight", "free")
-
 DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 

@@ -6,16 +6,17 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import IllegalMoveError, PdbsearchError
-from ..puzzle import Puzzle, Step
-from .model import METRICS, Board, Piece, Shape, describe_move
+from ..errors import IllegalMoveError
+from ..puzzle import Puzzle, Step, register_kernels
+from .bounds import heuristic
 from .formats import assign_labels, draw
-from .kernels import HEURISTIC_CODES, METRIC_CODES, MOVE_BASE, HakoiriParams, scratch_size
+from .kernels import MOVE_BASE, HakoiriParams, expand, is_goal, scratch_size
+from .model import Board, Piece, Shape, describe_move
+from .vocabulary import HEURISTICS, METRICS
+
+register_kernels(HakoiriParams, expand=expand, heuristic=heuristic, is_goal=is_goal)
 
 _CODE_OF_SHAPE = {Shape.SINGLE: 1, Shape.HORIZONTAL: 2, Shape.VERTICAL: 3}
-
-#: heuristics of this domain and whether each is admissible
-HEURISTICS = {"zero": True, "simple": True, "pdb": True}
 
 
 def key_words_for(width: int, height: int) -> int:
@@ -65,26 +66,30 @@ class HakoiriPuzzle(Puzzle):
 
     domain = "hakoiri"
 
-    def __init__(self, board: Board, metric: str = "straight", heuristic: str = "simple",
-                 pdb: np.ndarray | None = None):
-        if metric not in METRICS:
-            raise PdbsearchError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
-        if heuristic not in HEURISTICS:
-            raise PdbsearchError(f"unknown heuristic {heuristic!r}; choose from "
-                                 f"{', '.join(HEURISTICS)}")
+    def __init__(self, board: Board, metric: str | None = None, heuristic: str | None = None,
+                 pdb: np.ndarray | None = None, *, db_dir=None, pdb_path=None, log=None):
+        """``metric`` and ``heuristic`` default to the vocabulary's defaults
+        (straight, pdb).  The ``pdb`` heuristic uses the table ``pdb`` if
+        given, else the file ``pdb_path``, else finds or builds the board's
+        relaxed PDB in ``db_dir`` (see :func:`.database.obtain_pdb`); ``log``
+        (None: silent) hears about builds."""
+        metric = METRICS.check(metric)
+        heuristic = HEURISTICS.check(heuristic)
+        n_empty = len(board.empty_cells())
         if heuristic == "pdb" and pdb is None:
-            raise PdbsearchError("the pdb heuristic needs a pattern database")
+            from .database import obtain_pdb, relaxed_spec
+            spec = relaxed_spec(board.width, board.height, board.exit, n_empty, metric)
+            pdb = obtain_pdb(spec, db_dir, pdb_path, log=log)
         self.board = board
         self.metric = metric
         self.heuristic_name = heuristic
-        self.heuristic_admissible = HEURISTICS[heuristic]
+        self.heuristic_admissible = HEURISTICS[heuristic].admissible
         self.key_words = key_words_for(board.width, board.height)
-        n_empty = len(board.empty_cells())
         # A moving piece touches an empty cell: at most 4 per empty cell; it
         # can go at most n_empty cells in each of 4 directions (or reach at
         # most n_empty + 4 anchors under the free metric).
         self.max_successors = min(4 * n_empty, len(board.pieces)) * (4 * n_empty + 4)
-        if pdb is None:
+        if heuristic != "pdb":
             tables = (np.zeros(1, np.uint8), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int16))
         else:
             from .abstraction import ranking_tables
@@ -92,7 +97,7 @@ class HakoiriPuzzle(Puzzle):
         self.params = HakoiriParams(
             width=board.width, height=board.height,
             exit_anchor=board.exit[1] * board.width + board.exit[0],
-            metric=METRIC_CODES[metric], heuristic=HEURISTIC_CODES[heuristic],
+            metric=METRICS.code(metric), heuristic=HEURISTICS.code(heuristic),
             n_empty=n_empty, pdb=tables[0], pdb_binom=tables[1], pdb_free_index=tables[2],
             work=np.zeros(scratch_size(board.width * board.height, n_empty), dtype=np.int32))
 

@@ -17,23 +17,21 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import IllegalMoveError, PdbsearchError
-from ..puzzle import Puzzle, Step
+from ..puzzle import Puzzle, Step, register_kernels
+from .bounds import heuristic
+from .checker import check_solution as replay_check
 from .deadlocks import dead_square_mask
 from .formats import format_xsb
-from .kernels import (GROUPING_CODES, HEURISTIC_CODES, METRIC_CODES, MOVE_BASE,
-                      SokobanParams)
+from .kernels import (MOVE_BASE, PatternBoundParams, SokobanParams, expand, is_goal,
+                      work_arrays)
 from .model import Level
-from .checker import check_solution as replay_check
 from .tables import (KeyLayout, grid_deltas, player_aware_tables, pull_distances,
                      region_cells, tunnel_axes)
+from .vocabulary import GROUPINGS, HEURISTICS, METRICS
+
+register_kernels(SokobanParams, expand=expand, heuristic=heuristic, is_goal=is_goal)
 
 _LURD = "lurd"
-#: the lower bounds of this domain (all admissible, for both metrics),
-#: weakest first; ``pdb`` is max(matching, additive k-box pattern bound)
-HEURISTICS = ("zero", "simple", "matching", "pdb")
-#: how the pattern bound groups boxes (see kernels._pattern_bound)
-GROUPINGS = ("greedy", "static")
-METRICS = ("pushes", "moves")
 
 
 @dataclass(frozen=True)
@@ -64,24 +62,18 @@ class SokobanPuzzle(Puzzle):
     #: most k-subsets (k >= 3) the greedy grouping looks up per state
     GROUP_LIMIT = 128
 
-    def __init__(self, level: Level, metric: str = "pushes", heuristic: str = "matching",
+    def __init__(self, level: Level, metric: str | None = None, heuristic: str | None = None,
                  rules: Rules = Rules(), *, patterns=None, pattern_boxes: int | None = None,
-                 grouping: str = "greedy", db_dir=None, pdb_path=None, log=None):
-        """``heuristic="pdb"`` uses ``patterns`` (a loaded
-        :class:`~.pattern_db.PatternTables`), or finds or builds the level's
-        pattern PDB of up to ``pattern_boxes`` boxes (default: as many as
-        fit, up to 4) in ``db_dir`` (or reads ``pdb_path``); ``log`` (None:
-        silent) hears about builds.  The default heuristic stays
-        ``matching`` here, so that making a puzzle writes no file; the
-        command line defaults to ``pdb``."""
-        if metric not in METRICS:
-            raise PdbsearchError(f"unknown metric {metric!r}; choose from {', '.join(METRICS)}")
-        if heuristic not in HEURISTICS:
-            raise PdbsearchError(f"unknown heuristic {heuristic!r}; choose from "
-                                 f"{', '.join(HEURISTICS)}")
-        if grouping not in GROUPINGS:
-            raise PdbsearchError(f"unknown grouping {grouping!r}; choose from "
-                                 f"{', '.join(GROUPINGS)}")
+                 grouping: str | None = None, db_dir=None, pdb_path=None, log=None):
+        """``metric``, ``heuristic`` and ``grouping`` default to the
+        vocabulary's defaults (pushes, pdb, greedy).  The ``pdb`` heuristic
+        uses ``patterns`` (a loaded :class:`~.database.PatternTables`), or
+        finds or builds the level's pattern PDB of up to ``pattern_boxes``
+        boxes (default: as many as fit, up to 4) in ``db_dir`` (or reads
+        ``pdb_path``); ``log`` (None: silent) hears about builds."""
+        metric = METRICS.check(metric)
+        heuristic = HEURISTICS.check(heuristic)
+        grouping = GROUPINGS.check(grouping)
         if pattern_boxes is not None and not 1 <= pattern_boxes <= 4:
             raise PdbsearchError(f"patterns of {pattern_boxes} boxes: choose from 1 to 4")
         if heuristic == "pdb" and patterns is None:
@@ -93,7 +85,7 @@ class SokobanPuzzle(Puzzle):
         self.level = level
         self.metric = metric
         self.heuristic_name = heuristic
-        self.heuristic_admissible = True
+        self.heuristic_admissible = HEURISTICS[heuristic].admissible
         self.unit_costs = metric == "pushes"
         self.rules = rules
         self.max_successors = 4 * len(level.boxes)
@@ -137,8 +129,8 @@ class SokobanPuzzle(Puzzle):
         aware, side_comp, side_dist = player_aware_tables(inside, region, goal_cells, deltas,
                                                           player_index)
         self.params = SokobanParams(
-            width=level.width, metric=METRIC_CODES[self.metric],
-            heuristic=HEURISTIC_CODES[self.heuristic_name], incremental=1,
+            width=level.width, metric=METRICS.code(self.metric),
+            heuristic=HEURISTICS.code(self.heuristic_name), incremental=1,
             freeze=int(rules.freeze), corral=int(rules.corral), tunnels=int(rules.tunnels),
             n_boxes=n_boxes, player_shift=layout.player_shift,
             inside=inside, goal=goal,
@@ -149,27 +141,26 @@ class SokobanPuzzle(Puzzle):
             box_mask=box_mask, goal_mask=goal_mask, dist=dist,
             nearest=dist.min(axis=0).astype(np.int32), aware=int(aware),
             goal_cells=goal_cells, side_comp=side_comp, side_dist=side_dist, deltas=deltas,
-            **self._pattern_fields(n_grid, n_boxes), **work_arrays(n_grid, n_boxes))
+            patterns=self._pattern_params(n_grid),
+            work=work_arrays(n_grid, n_boxes, self._candidate_groups(n_boxes)))
 
-    def _pattern_fields(self, n_grid: int, n_boxes: int) -> dict[str, Any]:
-        """The ``pdb_*`` fields of the params (small placeholders without a PDB)."""
+    def _pattern_params(self, n_grid: int) -> PatternBoundParams:
+        """The pattern tables as the bound reads them (placeholders without)."""
         pt = self.patterns
+        grouping = GROUPINGS.code(self.grouping)
         if pt is None:
-            return dict(pdb=np.full(1, 255, np.uint8), pdb_offset=np.zeros(2, np.int64),
-                        pdb_k=0, pdb_binom=np.zeros((1, 1), np.int64),
-                        pdb_index=np.full(n_grid, -1, np.int64),
-                        pdb_grouping=GROUPING_CODES[self.grouping], pdb_limit=0,
-                        pdb_box=np.zeros(1, np.int64), pdb_h1=np.zeros(1, np.int64),
-                        pdb_used=np.zeros(1, np.int64), pdb_gain=np.zeros(1, np.int64),
-                        pdb_members=np.zeros((1, 4), np.int64))
-        # candidate groups: every pair, and up to the limit of triples and quadruples
-        groups = n_boxes * (n_boxes - 1) // 2 + 2 * self.GROUP_LIMIT + 1
-        return dict(pdb=pt.table, pdb_offset=pt.offsets, pdb_k=pt.k, pdb_binom=pt.binom,
-                    pdb_index=pt.pat_index, pdb_grouping=GROUPING_CODES[self.grouping],
-                    pdb_limit=self.GROUP_LIMIT,
-                    pdb_box=np.zeros(n_boxes, np.int64), pdb_h1=np.zeros(n_boxes, np.int64),
-                    pdb_used=np.zeros(n_boxes, np.int64), pdb_gain=np.zeros(groups, np.int64),
-                    pdb_members=np.zeros((groups, 4), np.int64))
+            return PatternBoundParams(np.full(1, 255, np.uint8), np.zeros(2, np.int64), 0,
+                                      np.zeros((1, 1), np.int64), np.full(n_grid, -1, np.int64),
+                                      grouping, 0)
+        return PatternBoundParams(pt.table, pt.offsets, pt.k, pt.binom, pt.pat_index, grouping,
+                                  self.GROUP_LIMIT)
+
+    def _candidate_groups(self, n_boxes: int) -> int:
+        """Room for the pattern bound's candidate groups: every pair, and up
+        to the limit of triples and quadruples."""
+        if self.patterns is None:
+            return 1
+        return n_boxes * (n_boxes - 1) // 2 + 2 * self.GROUP_LIMIT + 1
 
     # -- keys -------------------------------------------------------------
 
@@ -287,24 +278,6 @@ class SokobanPuzzle(Puzzle):
         return (f"sokoban{title} {lv.width}x{lv.height}, {boxes}, "
                 f"{self.metric} metric, heuristic {heuristic}, "
                 f"rules {self.rules.describe()}")
-
-
-def work_arrays(n_grid: int, n_boxes: int) -> dict[str, np.ndarray]:
-    """The kernels' scratch arrays (see :class:`~.kernels.SokobanParams`)."""
-    per_cell = {"occ": np.uint8, "area": np.int64, "walk": np.int32, "seen": np.int64,
-                "label": np.int64, "barmark": np.int64, "frozen": np.int64,
-                "queue": np.int32, "stack": np.int32, "base_row": np.int32,
-                "base_mark": np.int64}
-    per_box = {"boxes": np.int32, "bars": np.int32, "all_bars": np.int32,
-               "h_boxes": np.int32, "h_sides": np.int64, "h_changed": np.int32,
-               "h_free": np.int32, "row_seen": np.int64, "base_cells": np.int32,
-               "base_sides": np.int64}
-    arrays = {name: np.zeros(n_grid, dtype) for name, dtype in per_cell.items()}
-    arrays.update({name: np.zeros(n_boxes, dtype) for name, dtype in per_box.items()})
-    arrays.update(counters=np.zeros(6, np.int64), base_info=np.zeros(3, np.int64),
-                  base_cost=np.zeros((n_boxes, n_boxes), np.int64),
-                  base_work=np.zeros((6, n_boxes + 1), np.int64))
-    return arrays
 
 
 def shortest_walk(level: Level, start: int, goal: int, boxes) -> str | None:

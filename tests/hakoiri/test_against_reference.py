@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from pdbsearch.cli import main
 from pdbsearch.errors import PdbsearchError
 from pdbsearch.hakoiri import HakoiriPuzzle
-from pdbsearch.hakoiri.model import METRICS
+from pdbsearch.hakoiri.vocabulary import METRICS as METRIC_TABLE
 from pdbsearch.hakoiri.database import build_relaxed, relaxed_spec
 from pdbsearch.hakoiri.formats import format_board, parse_board
 from pdbsearch.hakoiri.generator import Recipe, random_board
@@ -30,6 +30,8 @@ from pdbsearch.search import ALGORITHMS, Limits, Status, solve
 from pdbsearch.search import explore as quick_explore
 
 from .reference import optimum
+
+METRICS = METRIC_TABLE.names
 
 SIZES = [(3, 4), (4, 3), (3, 5), (5, 3), (3, 6), (6, 3), (4, 4), (4, 5), (5, 4),
          (4, 6), (6, 4), (5, 5), (5, 6), (6, 5), (6, 6)]

@@ -8,11 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdbsearch.hakoiri import HakoiriPuzzle
-from pdbsearch.hakoiri.model import METRICS
+from pdbsearch.hakoiri.vocabulary import METRICS as METRIC_TABLE
 from pdbsearch.hakoiri.generator import Recipe, random_board
-from pdbsearch.hakoiri.kernels import expand, find_square, heuristic, is_goal
+from pdbsearch.hakoiri.bounds import heuristic
+from pdbsearch.hakoiri.kernels import expand, find_square, is_goal
 from pdbsearch.hakoiri.puzzle import decode_board, encode
 from pdbsearch.search.common import successor_buffers
+
+METRICS = METRIC_TABLE.names
 
 
 def _random_position(seed: int):

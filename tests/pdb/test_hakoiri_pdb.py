@@ -9,7 +9,8 @@ import pytest
 from pdbsearch.errors import PdbFileError
 from pdbsearch.hakoiri import HakoiriPuzzle
 from pdbsearch.hakoiri.database import build_relaxed, obtain_pdb, pdb_filename, relaxed_spec
-from pdbsearch.hakoiri.kernels import expand, heuristic, pdb_rank
+from pdbsearch.hakoiri.bounds import heuristic, pdb_rank
+from pdbsearch.hakoiri.kernels import expand
 from pdbsearch.testing.hakoiri import reference_distances
 from pdbsearch.pdb.store import load_pdb, save_pdb
 from pdbsearch.search import explore, solve

@@ -8,9 +8,11 @@ from hypothesis import strategies as st
 
 from pdbsearch.errors import PdbsearchError
 from pdbsearch.hakoiri import HakoiriPuzzle, parse_board
-from pdbsearch.hakoiri.model import METRICS
+from pdbsearch.hakoiri.vocabulary import METRICS as METRIC_TABLE
 from pdbsearch.hakoiri.generator import Recipe, random_board
 from pdbsearch.search import ALGORITHMS, Limits, Status, explore, solve
+
+METRICS = METRIC_TABLE.names
 
 
 def small_board(seed: int):

@@ -20,7 +20,7 @@ ONLY_FREEZE = Rules(dead_squares=False, freeze=True, corral=False, tunnels=False
 
 
 def _occupancy(puzzle, boxes):
-    occ = np.zeros_like(puzzle.params.occ)
+    occ = np.zeros_like(puzzle.params.work.occ)
     occ[sorted(boxes)] = 1
     return occ
 
@@ -29,14 +29,14 @@ def frozen(text: str, row: int, col: int, rules: Rules = ONLY_FREEZE) -> bool:
     """Does the freeze rule call the start position dead, for the box at
     (row, col) as the one just pushed?"""
     level = xsb(text)
-    p = SokobanPuzzle(level, rules=rules).params
-    occ = _occupancy(SokobanPuzzle(level, rules=rules), level.boxes)
+    p = SokobanPuzzle(level, rules=rules, heuristic="matching").params
+    occ = _occupancy(SokobanPuzzle(level, rules=rules, heuristic="matching"), level.boxes)
     return bool(freeze_deadlock(level.cell(row, col), occ, p.inside, p.goal, p.dead, p.width,
-                                p.frozen, 1, p.stack))
+                                p.work.frozen, 1, p.work.stack))
 
 
 def _area(level, puzzle):
-    area = np.zeros(puzzle.params.occ.shape[0], dtype=np.int64)
+    area = np.zeros(puzzle.params.work.occ.shape[0], dtype=np.int64)
     area[sorted(level.reachable())] = 1
     return area
 
@@ -44,9 +44,9 @@ def _area(level, puzzle):
 def corral(text: str) -> tuple[int, set[int]]:
     """The corral verdict on the start position and the allowed targets."""
     level = xsb(text)
-    puzzle = SokobanPuzzle(level)
+    puzzle = SokobanPuzzle(level, heuristic="matching")
     p = puzzle.params
-    n = p.occ.shape[0]
+    n = p.work.occ.shape[0]
     occ = _occupancy(puzzle, level.boxes)
     label = np.zeros(n, dtype=np.int64)
     boxes = np.array(sorted(level.boxes), dtype=np.int32)
@@ -62,7 +62,7 @@ def corral(text: str) -> tuple[int, set[int]]:
 def tunnel(text: str) -> tuple[int, int, int]:
     """The tunnel verdict on the start position: (verdict, box cell, step)."""
     level = xsb(text)
-    puzzle = SokobanPuzzle(level)
+    puzzle = SokobanPuzzle(level, heuristic="matching")
     p = puzzle.params
     boxes = np.array(sorted(level.boxes), dtype=np.int32)
     verdict, box, step = tunnel_restriction(boxes, len(boxes), _occupancy(puzzle, level.boxes),
@@ -90,7 +90,7 @@ ROOM = """\
 
 def live_cells(text: str) -> set[tuple[int, int]]:
     level = xsb(text)
-    dead = SokobanPuzzle(level).dead_squares
+    dead = SokobanPuzzle(level, heuristic="matching").dead_squares
     return {level.row_col(c) for c in level.playable_cells() - dead}
 
 
@@ -105,8 +105,8 @@ def test_dead_squares_are_the_cells_no_pull_reaches():
 
 def test_no_push_onto_a_dead_square():
     level = xsb(ROOM)
-    on = kernel_successors(SokobanPuzzle(level), level.boxes, level.player)
-    off = kernel_successors(SokobanPuzzle(level, rules=Rules(dead_squares=False)),
+    on = kernel_successors(SokobanPuzzle(level, heuristic="matching"), level.boxes, level.player)
+    off = kernel_successors(SokobanPuzzle(level, rules=Rules(dead_squares=False), heuristic="matching"),
                             level.boxes, level.player)
     up = level.cell(1, 2)   # pushing the box up puts it against the top wall: dead
     assert all(up not in boxes for boxes, *_ in on)
@@ -263,7 +263,7 @@ def test_pi_corral_allows_only_pushes_into_it():
     assert verdict == RESTRICT
     assert targets == {level.cell(1, c) for c in range(1, 6)}
     # In the search: the only successor pushes the sealing box up.
-    successors = kernel_successors(SokobanPuzzle(level), level.boxes, level.player)
+    successors = kernel_successors(SokobanPuzzle(level, heuristic="matching"), level.boxes, level.player)
     assert {code for *_, code in successors} == {level.cell(2, 3) * 4 + 1}
 
 

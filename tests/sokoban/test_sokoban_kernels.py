@@ -39,7 +39,7 @@ def test_successors_match_python_on_random_positions(number, metric):
 @pytest.mark.parametrize("number", LEVELS)
 def test_key_round_trip_and_goal_test(number):
     level = microban(number)
-    puzzle = SokobanPuzzle(level)
+    puzzle = SokobanPuzzle(level, heuristic="matching")
     rng = np.random.default_rng(7)
     for _ in range(20):
         boxes, player = random_position(level, rng, avoid=puzzle.dead_squares)
@@ -55,18 +55,18 @@ def test_key_round_trip_and_goal_test(number):
 
 def test_moves_metric_keeps_the_exact_player_cell():
     level = microban(1)
-    puzzle = SokobanPuzzle(level, "moves")
+    puzzle = SokobanPuzzle(level, "moves", "matching")
     cells = sorted(level.reachable())
     keys = {puzzle.key_of(level.boxes, c).tobytes() for c in cells}
     assert len(keys) == len(cells)
-    pushes = SokobanPuzzle(level, "pushes")
+    pushes = SokobanPuzzle(level, "pushes", "matching")
     assert len({pushes.key_of(level.boxes, c).tobytes() for c in cells}) == 1
 
 
 def test_dead_squares_equal_the_reference_on_all_microban():
     for number in range(1, 156):
         level = microban(number)
-        puzzle = SokobanPuzzle(level)
+        puzzle = SokobanPuzzle(level, heuristic="matching")
         reference = {int(c) for c in np.flatnonzero(dead_squares(level))}
         playable = level.playable_cells()
         assert puzzle.dead_squares & playable == reference & playable, number
@@ -74,7 +74,7 @@ def test_dead_squares_equal_the_reference_on_all_microban():
 
 def test_max_successors_and_move_codes():
     level = microban(6)
-    puzzle = SokobanPuzzle(level, rules=NO_RULES)
+    puzzle = SokobanPuzzle(level, rules=NO_RULES, heuristic="matching")
     assert puzzle.max_successors == 4 * len(level.boxes)
     for boxes, _, cost, code in kernel_successors(puzzle, level.boxes, level.player):
         box, direction = divmod(code, 4)

@@ -102,7 +102,7 @@ def test_player_aware_bound_is_exact_for_a_lone_box(number):
         box, goal, player = (cells[i] for i in rng.choice(len(cells), 3, replace=False))
         lone = Level(level.width, level.height, level.walls, frozenset({goal}),
                      frozenset({box}), player)
-        puzzle = SokobanPuzzle(lone)
+        puzzle = SokobanPuzzle(lone, heuristic="matching")
         h = evaluate_heuristic(puzzle.params, puzzle.initial_key())
         exact = bfs_min_pushes(lone)
         assert h == (DEAD if exact is None else exact)
@@ -118,7 +118,7 @@ def test_updated_matchings_equal_rebuilt_ones(algo, number):
     level = microban(number)
     runs = []
     for incremental in (1, 0):
-        puzzle = SokobanPuzzle(level)
+        puzzle = SokobanPuzzle(level, heuristic="matching")
         puzzle.params = puzzle.params._replace(incremental=incremental)
         result = solve(puzzle, algo, limits=Limits(nodes=20_000))
         runs.append((result.status, result.cost, result.expanded, result.generated))

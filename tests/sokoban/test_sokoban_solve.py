@@ -27,7 +27,7 @@ def push_optimum(number: int) -> int | None:
 @pytest.mark.parametrize("number", SMALL_MICROBAN[:10])
 def test_push_optimal_cost_equals_reference_bfs(algo, number):
     level = microban(number)
-    puzzle = SokobanPuzzle(level)
+    puzzle = SokobanPuzzle(level, heuristic="matching")
     result = solve(puzzle, algo)
     assert result.status is Status.SOLVED and result.optimal
     assert result.cost == push_optimum(number)
@@ -46,7 +46,7 @@ def test_push_optimal_without_any_rule_or_bound(number):
 @pytest.mark.parametrize("algo", ["astar", "idastar"])
 def test_move_optimal_cost_equals_reference_bfs(number, algo):
     level = microban(number)
-    result = solve(SokobanPuzzle(level, metric="moves"), algo)
+    result = solve(SokobanPuzzle(level, metric="moves", heuristic="matching"), algo)
     assert result.status is Status.SOLVED and result.optimal
     assert result.cost == bfs_min_moves(level)
     lurd = "".join(s.text for s in result.steps)
@@ -56,7 +56,7 @@ def test_move_optimal_cost_equals_reference_bfs(number, algo):
 def test_bfs_is_refused_for_the_moves_metric():
     from pdbsearch.errors import PdbsearchError
     with pytest.raises(PdbsearchError, match="every move costs 1"):
-        solve(SokobanPuzzle(microban(1), metric="moves"), "bfs")
+        solve(SokobanPuzzle(microban(1), metric="moves", heuristic="matching"), "bfs")
 
 
 def test_unsolvable_level_is_proved_so():
@@ -66,7 +66,7 @@ def test_unsolvable_level_is_proved_so():
 #   .#
 ######
 """
-    result = solve(SokobanPuzzle(xsb(text)), "astar")
+    result = solve(SokobanPuzzle(xsb(text), heuristic="matching"), "astar")
     assert result.status is Status.UNSOLVABLE
 
 
@@ -76,17 +76,17 @@ def test_solved_start_and_limits():
 #@* #
 #####
 """
-    result = solve(SokobanPuzzle(xsb(text)), "astar")
+    result = solve(SokobanPuzzle(xsb(text), heuristic="matching"), "astar")
     assert result.status is Status.SOLVED and result.cost == 0
     assert SokobanPuzzle.solution_fields(result) == {"pushes": 0, "steps": 0, "lurd": ""}
-    stopped = solve(SokobanPuzzle(microban(36)), "astar", limits=Limits(nodes=5))
+    stopped = solve(SokobanPuzzle(microban(36), heuristic="matching"), "astar", limits=Limits(nodes=5))
     assert stopped.status is Status.LIMIT and stopped.lower_bound is not None
     assert SokobanPuzzle.solution_fields(stopped)["lurd"] is None
 
 
 def test_checker_rejects_bad_move_codes():
     level = microban(1)
-    puzzle = SokobanPuzzle(level)
+    puzzle = SokobanPuzzle(level, heuristic="matching")
     with pytest.raises(IllegalMoveError, match="no box"):
         puzzle.check_solution([level.player * 4])
     result = solve(puzzle, "astar")
@@ -98,7 +98,7 @@ def test_checker_rejects_bad_move_codes():
 def test_weighted_and_greedy_give_checked_solutions():
     level = microban(36)
     for algo, weight in (("wastar", 3.0), ("greedy", 1.0)):
-        result = solve(SokobanPuzzle(level), algo, weight)
+        result = solve(SokobanPuzzle(level, heuristic="matching"), algo, weight)
         assert result.status is Status.SOLVED
         lurd = "".join(s.text for s in result.steps)
         assert check_solution(level, lurd)[0] == result.cost >= 59
