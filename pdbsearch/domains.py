@@ -1,73 +1,56 @@
-"""The registry of puzzle domains, which feeds the command line and tests.
+"""The registry of puzzle domains, which feeds the API, the command line and tests.
 
-A domain knows how to load an instance from a file (or give its built-in
-default) and turn it into a :class:`~pdbsearch.puzzle.Puzzle` with a metric
-and a heuristic.
+A :class:`Domain` names a puzzle family, its vocabularies (metrics and
+heuristics), how to turn a text into puzzles, and, when it has one, the
+instance to solve when no file is given.
 """
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from typing import Callable
 
-from .puzzle import Puzzle
+from .hakoiri import domain as hakoiri_domain
+from .hakoiri.vocabulary import HEURISTICS as HAKOIRI_HEURISTICS
+from .hakoiri.vocabulary import METRICS as HAKOIRI_METRICS
+from .sokoban import domain as sokoban_domain
+from .sokoban.vocabulary import HEURISTICS as SOKOBAN_HEURISTICS
+from .sokoban.vocabulary import METRICS as SOKOBAN_METRICS
+from .vocabulary import Vocabulary
 
 
 @dataclass(frozen=True)
 class Domain:
-    """A puzzle family as the command line sees it."""
+    """A puzzle family as the API and the command line see it."""
 
     name: str
-    metrics: tuple[str, ...]
-    default_metric: str
-    heuristics: tuple[str, ...]
-    default_heuristic: str
-    #: (file or None, parsed arguments) -> Puzzle; raises PdbsearchError
-    load: Callable[[str | None, argparse.Namespace], Puzzle]
+    summary: str
+    metrics: Vocabulary
+    heuristics: Vocabulary
+    #: ``load(text, source, *, level, metric, heuristic, db_dir, pdb, log,
+    #: progress, **options)`` -> a puzzle, or a list of them; raises
+    #: PdbsearchError on bad input
+    load: Callable
+    #: ``(text, source)`` of the instance solved when no file is given
+    default: tuple[str, str] | None = None
 
 
-def _load_hakoiri(path: str | None, args: argparse.Namespace) -> Puzzle:
-    from .hakoiri import HakoiriPuzzle, load_board
-    from .hakoiri.builtin import classic_board
+DOMAINS: dict[str, Domain] = {d.name: d for d in [
+    Domain("hakoiri", "Hakoiri-musume (Klotski) sliding blocks", HAKOIRI_METRICS,
+           HAKOIRI_HEURISTICS, hakoiri_domain.load,
+           (hakoiri_domain.DEFAULT_TEXT, hakoiri_domain.DEFAULT_SOURCE)),
+    Domain("sokoban", "Sokoban (XSB collections, ICPC Push!! maps, seed 002's legend)",
+           SOKOBAN_METRICS, SOKOBAN_HEURISTICS, sokoban_domain.load),
+]}
 
-    board = classic_board() if path is None else load_board(path)
-    metric = args.metric or "straight"
-    heuristic = args.heuristic or "pdb"
-    table = None
-    if heuristic == "pdb":
-        from .hakoiri.database import obtain_pdb, relaxed_spec
-        spec = relaxed_spec(board.width, board.height, board.exit, len(board.empty_cells()),
-                            metric)
-        table = obtain_pdb(spec, getattr(args, "db_dir", None), getattr(args, "pdb", None),
-                           progress=getattr(args, "progress", False))
-    return HakoiriPuzzle(board, metric, heuristic, pdb=table)
+#: The domain of the instance solved when neither a file nor a domain is given.
+DEFAULT_DOMAIN = "hakoiri"
 
 
-def _load_sokoban(path: str | None, args: argparse.Namespace) -> Puzzle:
-    from .sokoban.domain import load_puzzle
-    return load_puzzle(path, args)
-
-
-DOMAINS: dict[str, Domain] = {
-    "hakoiri": Domain("hakoiri", ("unit", "straight", "free"), "straight",
-                      ("zero", "simple", "pdb"), "pdb", _load_hakoiri),
-    "sokoban": Domain("sokoban", ("pushes", "moves"), "pushes",
-                      ("zero", "simple", "matching", "pdb"), "pdb", _load_sokoban),
-}
-
-
-def detect_domain(path: str | None) -> str:
-    """The domain of a puzzle file: Hakoiri files declare an exit, the
+def detect_domain(text: str) -> str:
+    """The domain of a puzzle text: Hakoiri boards declare an exit, the
     others are Sokoban levels (XSB, Push!! or seed 002 text)."""
-    if path is None:
-        return "hakoiri"
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            head = f.read(1 << 16)
-    except OSError:
-        return "hakoiri"  # the loader reports the missing file
-    for line in head.splitlines():
+    for line in text.splitlines():
         if line.strip().lower().startswith("exit:"):
             return "hakoiri"
     return "sokoban"

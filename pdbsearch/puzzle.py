@@ -40,9 +40,16 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+import warnings
+
 import numba as nb
 import numpy as np
+from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
+
+# Inlining the domain kernels into the engines makes numba's internal
+# pedantic SSA check complain about variables it renamed; the code is fine.
+warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
 
 #: Heuristic value meaning "no goal can be reached from here": prune.
 DEAD = 1 << 30
@@ -185,6 +192,10 @@ class Puzzle(ABC):
         """A solved result's cost in words, e.g. ``"90 moves"``."""
         return f"{result.cost} moves"
 
+    def result_fields(self, result) -> dict[str, Any]:
+        """Domain fields added to the result's dict (``--json``); none by default."""
+        return {}
+
     def solution_lines(self, result) -> list[str]:
         """The lines that print a solved result's solution."""
         return ["moves: " + (", ".join(result.moves) if result.moves else "(none)")]
@@ -192,3 +203,6 @@ class Puzzle(ABC):
     def describe(self) -> str:
         """One line naming the instance (size, metric, heuristic)."""
         return f"{self.domain} ({self.metric} metric, heuristic {self.heuristic_name})"
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {self.describe()}>"

@@ -91,13 +91,13 @@ def main() -> None:
     # A* expansions per second and bytes per state.
     b67 = load_board(ROOT / "puzzles/hakoiri/paper_6x7.txt")
     r = solve(pdb_puzzle(b67), "astar")
-    data["astar 6x7"] = r.to_json()
+    data["astar 6x7"] = r.to_dict()
     rows.append(("A* + PDB, paper 6x7", f"{r.cost} moves, {r.expanded:,} expanded",
                  f"{r.expanded / r.seconds / 1e3:.0f} k expanded/s"))
     b820 = load_board(ROOT / "puzzles/hakoiri/paper_8x20.txt")
     p820 = pdb_puzzle(b820)
     r = solve(p820, "wastar", 2.0, Limits(time_seconds=60))
-    data["wastar2 8x20"] = r.to_json()
+    data["wastar2 8x20"] = r.to_dict()
     rows.append(("weighted A* α=2, paper 8x20", f"{r.status.value} {r.cost}, {r.stored:,} stored",
                  f"{r.memory_bytes / max(1, r.stored):.1f} bytes/state (all tables), "
                  f"{r.expanded / r.seconds / 1e3:.0f} k expanded/s"))

@@ -31,7 +31,7 @@ from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import load_average, machine_info
 from pdbsearch.sokoban.collection import (RunOptions, records_json, run_levels,
                                           summary_table, totals)
-from pdbsearch.sokoban.domain import read_levels
+from pdbsearch.sokoban.formats import load_levels
 from pdbsearch.sokoban.puzzle import Rules
 from pdbsearch.testing.sokoban import StateLimitError, bfs_min_moves, bfs_min_pushes
 
@@ -195,7 +195,7 @@ def main(argv=None) -> int:
                              "STATES positions (slow: minutes for 150,000)")
     args = parser.parse_args(argv)
 
-    levels, _ = read_levels(args.levels)
+    levels = load_levels(args.levels)
     if args.first:
         levels = levels[:args.first]
     algo = "wastar" if args.weight is not None else args.algo

@@ -20,7 +20,8 @@ import time
 from pathlib import Path
 
 
-from pdbsearch.compare import compare_weights, format_table
+import pdbsearch
+from pdbsearch.sweep import format_table
 from pdbsearch.hakoiri import HakoiriPuzzle, load_board
 from pdbsearch.hakoiri.database import obtain_pdb, relaxed_spec
 from pdbsearch.hakoiri.generator import default_recipe, generate
@@ -155,7 +156,7 @@ def optimal7x8(args) -> None:
     for algo in ("astar", "idastar"):
         r = solve(HakoiriPuzzle(board, "straight", "pdb", pdb=pdb), algo,
                   limits=Limits(time_seconds=args.time_limit))
-        out[algo] = r.to_json() | {"moves": len(r.moves)}
+        out[algo] = r.to_dict() | {"moves": len(r.moves)}
         print(algo, r.status.value, r.cost, f"{r.expanded:,} expanded", f"{r.seconds:.1f} s",
               f"{r.memory_bytes / 2**20:.0f} MiB", flush=True)
     save("optimal7x8", out)
@@ -168,11 +169,11 @@ def sweep(args) -> None:
     for name in ("paper_8x20", "paper_10x20"):
         board = load_board(ROOT / f"puzzles/hakoiri/{name}.txt")
         puzzle = HakoiriPuzzle(board, "straight", "pdb", pdb=pdb_for(board))
-        runs = compare_weights(puzzle, weights, Limits(time_seconds=args.time_limit,
-                                                       memory_mb=args.memory_limit))
+        runs = pdbsearch.compare(puzzle, weights, time_limit=args.time_limit,
+                                 memory_limit=args.memory_limit)
         print(name)
         print(format_table(runs))
-        out[name] = [r.to_json() | {"moves": len(r.moves)} for r in runs]
+        out[name] = [r.to_dict() | {"moves": len(r.moves)} for r in runs]
     save("sweep", out)
 
 

@@ -1,6 +1,7 @@
 """The ``pdbsearch`` command end to end, in subprocesses (exit codes, output)."""
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -92,14 +93,33 @@ def test_ctrl_c_returns_figures(tmp_path):
     board = tmp_path / "open.txt"
     board.write_text(open_board_8x8())
     proc = subprocess.Popen([sys.executable, "-m", "pdbsearch", "solve", str(board), "--algo",
-                             "bfs", "--metric", "unit", "--heuristic", "zero", "--json"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    time.sleep(6)  # past start-up and compilation, into the search
+                             "bfs", "--metric", "unit", "--heuristic", "zero", "--json",
+                             "--progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    # The progress line appears once the search has run a while: Ctrl-C then.
+    wait_for_output(proc.stderr, "nodes", timeout=120)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 3, err
     data = json.loads(out)
     assert data["stop_reason"] == "interrupted" and data["expanded"] > 0
+
+
+def wait_for_output(stream, text: str, timeout: float) -> None:
+    """Read the pipe ``stream`` until ``text`` appears or ``timeout`` passes
+    (raw reads: tqdm ends its lines with carriage returns, not newlines)."""
+    import select
+    deadline = time.monotonic() + timeout
+    seen = b""
+    fd = stream.fileno()
+    while text.encode() not in seen:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {text!r} within {timeout} s: {seen[-300:]!r}"
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            chunk = os.read(fd, 4096)
+            assert chunk, f"the process ended before {text!r}: {seen[-300:]!r}"
+            seen += chunk
 
 
 def test_generate_writes_solvable_boards(tmp_path):
@@ -123,7 +143,8 @@ def test_build_geometry_prints_figures_and_writes_file(tmp_path):
     out = tmp_path / "t.h5"
     proc = run("build", "5x6", "--metric", "unit", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
-    assert "entries 6,500 (20 positions of the 2x2 x C(26,2))" in proc.stdout
+    assert "20 positions of the 2x2 x C(26,2)" in proc.stdout
+    assert "entries 6,500 (1 byte each)" in proc.stdout
     assert "histogram:" in proc.stdout and out.exists()
 
 

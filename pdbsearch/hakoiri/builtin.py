@@ -16,6 +16,9 @@ I..J
 """
 
 
+CLASSIC_SOURCE = "<built-in classic board>"
+
+
 def classic_board() -> Board:
     """The classic 4×5 Hakoiri-musume start position."""
-    return parse_board(CLASSIC_TEXT, "<built-in classic board>")
+    return parse_board(CLASSIC_TEXT, CLASSIC_SOURCE)

@@ -14,9 +14,13 @@ from typing import Callable
 import numpy as np
 
 from ..errors import PdbsearchError
-from ..search.result import default_memory_limit_mb
 from ..pdb.builder import build_table
-from ..pdb.store import PdbSpec, find_or_build, log_to_stderr
+from ..pdb.store import PdbInfo, PdbSpec, default_db_dir, find_or_build, log_to_stderr, save_pdb
+from ..search.result import default_memory_limit_mb
+from .builtin import classic_board
+from .formats import parse_board
+from .model import MAX_SIDE
+from .vocabulary import METRICS
 from .abstraction import max_neighbours, relaxed_params, table_size, workspace_size
 
 
@@ -57,7 +61,8 @@ def build_relaxed(spec: PdbSpec, progress: bool = False,
 
 
 def obtain_pdb(spec: PdbSpec, db_dir: str | Path | None = None, pdb_path: str | Path | None = None,
-               progress: bool = False, log: Callable[[str], None] = log_to_stderr) -> np.ndarray:
+               progress: bool = False,
+               log: Callable[[str], None] | None = log_to_stderr) -> np.ndarray:
     """The table of ``spec``: from ``pdb_path`` if given (refused if it does
     not match), else from the database folder, else built and saved there."""
     def build() -> tuple[np.ndarray, float]:
@@ -65,3 +70,66 @@ def obtain_pdb(spec: PdbSpec, db_dir: str | Path | None = None, pdb_path: str | 
         return table, seconds
     return find_or_build(spec, pdb_filename(spec), build, db_dir, pdb_path, log,
                          what="relaxed PDB")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``(width, height)`` of a size such as ``8x20`` (sides 2 to 64)."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
+        raise PdbsearchError(f"bad size {text!r}: expected WIDTHxHEIGHT, e.g. 8x20")
+    width, height = int(parts[0]), int(parts[1])
+    if not (2 <= width <= MAX_SIDE and 2 <= height <= MAX_SIDE):
+        raise PdbsearchError(f"bad size {text!r}: each side must be from 2 to {MAX_SIDE}")
+    return width, height
+
+
+def parse_exit(spec: str | tuple[int, int], width: int, height: int) -> tuple[int, int]:
+    """The 2x2's exit cell: ``bottom`` (middle of the bottom edge) or ``X,Y``."""
+    if isinstance(spec, str) and spec.strip().lower() == "bottom":
+        return (width - 2) // 2, height - 2
+    parts = spec.replace(",", " ").split() if isinstance(spec, str) else list(spec)
+    if len(parts) != 2 or not all(str(p).isascii() and str(p).isdigit() and len(str(p)) <= 3
+                                  for p in parts):
+        raise PdbsearchError(f"bad exit {spec!r}: expected X,Y (0-based column and row) "
+                             f"or bottom")
+    x, y = int(parts[0]), int(parts[1])
+    if not (0 <= x <= width - 2 and 0 <= y <= height - 2):
+        raise PdbsearchError(f"the 2x2 cannot stand at the exit {x},{y} on a {width}x{height} "
+                             f"board (columns 0-{width - 2}, rows 0-{height - 2})")
+    return x, y
+
+
+def build_geometry(target, text: str | None, *, metric: str | None = None,
+                   exit_at: str | tuple[int, int] = "bottom", empty: int = 2,
+                   db_dir=None, out=None, threads: int = 1, progress: bool = False) -> PdbInfo:
+    """Build and save the relaxed PDB of a board (``text`` read from the file
+    ``target``), of a size like ``8x20`` (``target`` with ``exit_at`` and
+    ``empty``), or of the classic board (``target`` None)."""
+    metric = METRICS.check(metric)
+    if text is not None:
+        board = parse_board(text, str(target))
+    elif target is None:
+        board = classic_board()
+    else:
+        board = None
+    if board is not None:
+        width, height, exit_xy = board.width, board.height, board.exit
+        n_empty = len(board.empty_cells())
+    else:
+        try:
+            width, height = parse_size(str(target))
+        except PdbsearchError:
+            raise PdbsearchError(f"{target}: no such board file, and not a size like "
+                                 f"8x20") from None
+        exit_xy = parse_exit(exit_at, width, height)
+        n_empty = int(empty)
+        if not 1 <= n_empty <= width * height - 4:
+            raise PdbsearchError(f"empty cells must be from 1 to {width * height - 4}")
+    spec = relaxed_spec(width, height, exit_xy, n_empty, metric)
+    path = Path(out) if out else (Path(db_dir) if db_dir else default_db_dir()) / pdb_filename(spec)
+    table, seconds, compile_seconds = build_relaxed(spec, progress, threads)
+    save_pdb(path, table, spec, seconds)
+    description = (f"relaxed PDB {width}x{height}, exit {exit_xy[0]},{exit_xy[1]}, {n_empty} "
+                   f"empty cells, {metric} metric: {(width - 1) * (height - 1)} positions of "
+                   f"the 2x2 x C({width * height - 4},{n_empty})")
+    return PdbInfo.of(path, table, description, seconds, compile_seconds)

@@ -67,19 +67,20 @@ class HakoiriPuzzle(Puzzle):
     domain = "hakoiri"
 
     def __init__(self, board: Board, metric: str | None = None, heuristic: str | None = None,
-                 pdb: np.ndarray | None = None, *, db_dir=None, pdb_path=None, log=None):
+                 pdb: np.ndarray | None = None, *, db_dir=None, pdb_path=None, log=None,
+                 progress: bool = False):
         """``metric`` and ``heuristic`` default to the vocabulary's defaults
         (straight, pdb).  The ``pdb`` heuristic uses the table ``pdb`` if
         given, else the file ``pdb_path``, else finds or builds the board's
         relaxed PDB in ``db_dir`` (see :func:`.database.obtain_pdb`); ``log``
-        (None: silent) hears about builds."""
+        (None: silent) hears about builds, ``progress`` draws a bar for them."""
         metric = METRICS.check(metric)
         heuristic = HEURISTICS.check(heuristic)
         n_empty = len(board.empty_cells())
         if heuristic == "pdb" and pdb is None:
             from .database import obtain_pdb, relaxed_spec
             spec = relaxed_spec(board.width, board.height, board.exit, n_empty, metric)
-            pdb = obtain_pdb(spec, db_dir, pdb_path, log=log)
+            pdb = obtain_pdb(spec, db_dir, pdb_path, progress=progress, log=log)
         self.board = board
         self.metric = metric
         self.heuristic_name = heuristic

@@ -19,7 +19,7 @@ import json
 import os
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -28,6 +28,30 @@ import numpy as np
 from ..errors import PdbFileError
 
 FORMAT_VERSION = 1
+
+
+@dataclass
+class PdbInfo:
+    """What a built table holds (what ``pdbsearch build`` reports)."""
+
+    path: Path
+    description: str                  #: what the table encodes
+    entries: int
+    maximum: int                      #: largest finite value
+    unreachable: int                  #: entries whose abstract state cannot reach a goal
+    seconds: float                    #: build time (compile excluded)
+    compile_seconds: float = 0.0
+    histogram: list[int] = field(default_factory=list, repr=False)  #: entries per value 0..255
+
+    @classmethod
+    def of(cls, path: str | Path, table: np.ndarray, description: str, seconds: float,
+           compile_seconds: float = 0.0) -> "PdbInfo":
+        """The figures of ``table``, saved at ``path``."""
+        hist = histogram(table)
+        finite = np.flatnonzero(hist[:255])
+        return cls(Path(path), description, int(table.shape[0]),
+                   int(finite[-1]) if finite.size else 0, int(hist[255]), seconds,
+                   compile_seconds, [int(v) for v in hist])
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """Search engines, written once for every puzzle.
 
 :data:`ALGORITHMS` is the registry that feeds the command line and the
-parametrised tests; :func:`solve` runs one of them on a puzzle.
+parametrised tests; :func:`choose_algorithm` is the one place that decides
+which algorithm and weight a request means; :func:`solve` runs one of them
+on a puzzle.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from .driver import run_engine
 from .idastar import IterativeDeepeningSearch
 from .result import Limits, SearchResult, Status
 
-__all__ = ["ALGORITHMS", "Algorithm", "Limits", "SearchResult", "Status", "solve",
-           "explore"]
+__all__ = ["ALGORITHMS", "Algorithm", "Limits", "SearchResult", "Status", "choose_algorithm",
+           "explore", "solve"]
 
 
 @dataclass(frozen=True)
@@ -54,20 +56,45 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
               lambda p, w, lim: BestFirstSearch(p, 1.0, greedy=True)),
 ]}
 
+#: The algorithm when none is named: plain A*, or weighted A* with a weight.
+DEFAULT_ALGORITHM = "astar"
 
-def solve(puzzle: Puzzle, algo: str = "astar", weight: float = 1.0,
-          limits: Limits | None = None, progress: bool = False) -> SearchResult:
-    """Solve ``puzzle`` with the named algorithm; see :class:`SearchResult`."""
+
+def choose_algorithm(algo: str | None = None, weight: float | None = None) -> tuple[str, float]:
+    """``(algorithm, weight)`` for a request: the one place that decides.
+
+    * No algorithm: A* with weight 1, weighted A* with a weight above 1.
+    * A weight must be a number >= 1; an algorithm that ignores the weight
+      refuses one above 1 (:class:`PdbsearchError`) rather than silently
+      running unweighted.
+    """
+    if weight is None:
+        weight = 1.0
+    try:
+        weight = float(weight)
+    except (TypeError, ValueError):
+        raise PdbsearchError(f"the weight must be a number >= 1, not {weight!r}") from None
+    if not weight >= 1.0 or weight == float("inf"):
+        raise PdbsearchError(f"the weight must be a finite number >= 1, not {weight:g}")
+    if algo is None:
+        return ("wastar" if weight > 1.0 else DEFAULT_ALGORITHM), weight
     if algo not in ALGORITHMS:
         raise PdbsearchError(f"unknown algorithm {algo!r}; choose from {', '.join(ALGORITHMS)}")
+    if weight != 1.0 and not ALGORITHMS[algo].uses_weight:
+        raise PdbsearchError(f"{algo} does not use a weight (got {weight:g}); give the weight "
+                             f"alone, or with wastar, for weighted A*")
+    return algo, weight
+
+
+def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
+          limits: Limits | None = None, progress: bool = False) -> SearchResult:
+    """Solve ``puzzle``; ``algo`` and ``weight`` as :func:`choose_algorithm`
+    decides; see :class:`SearchResult`."""
+    algo, weight = choose_algorithm(algo, weight)
     spec = ALGORITHMS[algo]
-    if not weight >= 1.0:
-        raise PdbsearchError(f"the weight must be a number >= 1, not {weight}")
     if spec.needs_unit_costs and not puzzle.unit_costs:
         raise PdbsearchError(f"{algo} is optimal only when every move costs 1; "
-                             f"use astar (with --heuristic zero for Dijkstra)")
-    if not spec.uses_weight:
-        weight = 1.0
+                             f"use astar (with heuristic zero for Dijkstra)")
     limits = limits or Limits()
     engine = spec.make(puzzle, weight, limits)
     return run_engine(puzzle, engine, algo=algo, weight=weight,

@@ -171,4 +171,5 @@ def _finish(puzzle, engine, result, code, bound, seconds, stop_reason,
         result.status = Status.LIMIT
         result.stop_reason = stop_reason
         result.lower_bound = engine.lower_bound()
+    result.extra = puzzle.result_fields(result)
     return result

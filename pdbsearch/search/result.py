@@ -73,6 +73,15 @@ class SearchResult:
     compile_seconds: float = 0.0      #: jit compile (or cache load) time
     stop_reason: str | None = None    #: "time", "nodes", "memory", "interrupted"
     path_keys: list[Any] = field(default_factory=list, repr=False)
+    #: the domain's own fields of the result (Sokoban: pushes, steps, lurd)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        cost = f" cost={self.cost}" if self.cost is not None else ""
+        why = f" ({self.stop_reason})" if self.stop_reason else ""
+        weight = f" weight={self.weight:g}" if self.algo == "wastar" else ""
+        return (f"<SearchResult {self.status.value}{why}{cost} optimal={self.optimal} "
+                f"algo={self.algo}{weight} expanded={self.expanded}>")
 
     @property
     def optimal(self) -> bool:
@@ -84,8 +93,8 @@ class SearchResult:
         """The solution's moves as text."""
         return [s.text for s in self.steps]
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-serialisable dict (the ``--json`` output)."""
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable dict: the object ``pdbsearch solve --json`` prints."""
         return {
             "status": self.status.value,
             "stop_reason": self.stop_reason,
@@ -106,4 +115,5 @@ class SearchResult:
             "seconds": round(self.seconds, 6),
             "cpu_seconds": round(self.cpu_seconds, 6),
             "compile_seconds": round(self.compile_seconds, 6),
+            **self.extra,
         }

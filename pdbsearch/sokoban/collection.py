@@ -29,6 +29,7 @@ from ..search import Limits, Status, solve
 from ..search.result import default_memory_limit_mb
 from .model import Level
 from .puzzle import Rules, SokobanPuzzle
+from .vocabulary import GROUPINGS, HEURISTICS, METRICS
 
 #: Statuses a level record can have besides the search statuses.
 KILLED = "killed"            #: still running past its limit + grace
@@ -41,8 +42,8 @@ NOT_RUN = "not run"          #: never started (Ctrl-C came first)
 class RunOptions:
     """How every level of a run is solved."""
 
-    metric: str = "pushes"
-    heuristic: str = "matching"
+    metric: str = METRICS.default
+    heuristic: str = HEURISTICS.default
     rules: Rules = Rules()
     algo: str = "astar"
     weight: float = 1.0
@@ -51,7 +52,7 @@ class RunOptions:
     memory_mb: int | None = None     #: per level (default: half the RAM / jobs)
     grace: float = 10.0              #: seconds past the time limit before a kill
     pattern_boxes: int | None = None  #: largest pattern of ``pdb`` (None: as many as fit)
-    grouping: str = "greedy"         #: how ``pdb`` groups the boxes per state
+    grouping: str = GROUPINGS.default  #: how ``pdb`` groups the boxes per state
     db_dir: str | None = None        #: pattern PDB folder (None: the default one)
 
     def puzzle(self, level: Level) -> SokobanPuzzle:
@@ -105,9 +106,8 @@ class LevelRecord:
 def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) -> LevelRecord:
     """Solve one level in this process and describe the outcome."""
     record = LevelRecord(number, level.title, len(level.boxes))
-    puzzle = options.puzzle(level)
-    result = solve(puzzle, options.algo, options.weight, limits)
-    sol = puzzle.solution_fields(result)
+    result = solve(options.puzzle(level), options.algo, options.weight, limits)
+    sol = result.extra
     record.status = result.status.value
     record.optimal = result.optimal
     record.cost = result.cost
@@ -260,7 +260,8 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
                         rec = records[number]
                         finish(LevelRecord(number, rec.title, rec.boxes, status=KILLED,
                                            stop_reason="time", wall_seconds=round(now - start, 3),
-                                           error=f"still running {options.grace:g} s past its limit"))
+                                           error=f"still running {options.grace:g} s past "
+                                                 f"its limit"))
     except KeyboardInterrupt:
         interrupted = True
         for conn, (proc, number, start) in running.items():

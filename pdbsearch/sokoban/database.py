@@ -24,7 +24,8 @@ import numpy as np
 
 from ..errors import PdbsearchError
 from ..pdb.ranking import binomial_table
-from ..pdb.store import PdbSpec, find_or_build, read_attributes
+from ..pdb.store import (PdbInfo, PdbSpec, default_db_dir, find_or_build, read_attributes,
+                         save_pdb)
 from .model import Level
 from .abstraction import MAX_K, build_pattern_table, live_cells, table_entries
 from .tables import region_cells
@@ -125,3 +126,21 @@ def obtain_patterns(level: Level, most: int = MAX_K, db_dir: str | Path | None =
     pat_index = np.full(level.width * level.height, -1, dtype=np.int64)
     pat_index[cells] = np.arange(len(cells))
     return PatternTables(table, offsets, k, binomial_table(len(cells), k), pat_index)
+
+
+def build_level_patterns(level: Level, most: int | None = None, *, db_dir=None, out=None,
+                         progress: bool = False) -> PdbInfo:
+    """Build and save the pattern tables of a level (k up to ``most``, as
+    many as fit by default) under the name ``solve`` looks for, or ``out``."""
+    if most is not None and not 1 <= most <= MAX_K:
+        raise PdbsearchError(f"patterns of {most} boxes: choose from 1 to {MAX_K}")
+    k = choose_k(level, most or MAX_K)
+    spec = pattern_spec(level, k)
+    path = Path(out) if out else (Path(db_dir) if db_dir else default_db_dir()) / pdb_filename(spec)
+    table, seconds = build_patterns(level, k, progress)
+    save_pdb(path, table, spec, seconds)
+    p = spec.parameters
+    description = (f"sokoban pattern PDB of {p['width']}x{p['height']} level "
+                   f"{level.title or ''}".rstrip() + f": tables of 1 to {k} boxes among "
+                   f"{p['cells']} live cells, player among {p['player_cells']} cells")
+    return PdbInfo.of(path, table, description, seconds)

@@ -8,8 +8,6 @@ with the plain-Python checker of :mod:`.reference` before it is shown.
 
 from __future__ import annotations
 
-import json
-import sys
 from collections import deque
 from dataclasses import dataclass, fields
 from typing import Any, Sequence
@@ -218,34 +216,9 @@ class SokobanPuzzle(Puzzle):
             raise IllegalMoveError(f"the replay counts {pushes} pushes, not {len(steps)}")
         return steps, pushes if self.metric == "pushes" else n_steps
 
-    @staticmethod
-    def solution_fields(result) -> dict[str, Any]:
+    def result_fields(self, result) -> dict[str, Any]:
         """``pushes``, ``steps`` and ``lurd`` of a result (None if unsolved)."""
-        if not result.steps and result.cost is None:
-            return {"pushes": None, "steps": None, "lurd": None}
-        lurd = "".join(s.text for s in result.steps)
-        return {"pushes": sum(ch.isupper() for ch in lurd), "steps": len(lurd), "lurd": lurd}
-
-    # -- command line -----------------------------------------------------
-
-    def solve_command(self, args) -> int:
-        """``pdbsearch solve LEVEL``: solve, print (text or ``--json`` with
-        ``pushes``, ``steps`` and ``lurd``), and return the exit code."""
-        from ..cli import _limits, _status_exit
-        from ..search import solve
-        from .domain import algo_and_weight
-
-        algo, weight = algo_and_weight(args)
-        progress = not (args.quiet or args.json) and sys.stderr.isatty()
-        result = solve(self, algo, weight, _limits(args), progress=progress)
-        if args.json:
-            print(json.dumps({**result.to_json(), **self.solution_fields(result)}))
-        elif args.quiet:
-            print(result.cost if result.cost is not None else result.status.value)
-        else:
-            from ..cli import format_result
-            print(format_result(self, result, args.boards))
-        return _status_exit(result)
+        return solution_fields(result)
 
     # -- wording of reports (see Puzzle) --------------------------------------
 
@@ -260,7 +233,7 @@ class SokobanPuzzle(Puzzle):
 
     def cost_text(self, result) -> str:
         """Both counts, e.g. ``"13 pushes, 41 steps"``."""
-        sol = self.solution_fields(result)
+        sol = solution_fields(result)
         return f"{sol['pushes']} pushes, {sol['steps']} steps"
 
     def solution_lines(self, result) -> list[str]:
@@ -278,6 +251,14 @@ class SokobanPuzzle(Puzzle):
         return (f"sokoban{title} {lv.width}x{lv.height}, {boxes}, "
                 f"{self.metric} metric, heuristic {heuristic}, "
                 f"rules {self.rules.describe()}")
+
+
+def solution_fields(result) -> dict[str, Any]:
+    """``pushes``, ``steps`` and ``lurd`` of a result (None if unsolved)."""
+    if not result.steps and result.cost is None:
+        return {"pushes": None, "steps": None, "lurd": None}
+    lurd = "".join(s.text for s in result.steps)
+    return {"pushes": sum(ch.isupper() for ch in lurd), "steps": len(lurd), "lurd": lurd}
 
 
 def shortest_walk(level: Level, start: int, goal: int, boxes) -> str | None:

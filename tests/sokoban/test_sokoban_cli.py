@@ -10,6 +10,7 @@ import pytest
 from pdbsearch.cli import main
 from pdbsearch.search.result import SearchResult, Status
 from pdbsearch.sokoban import check_solution, load_levels
+from pdbsearch.testing.sokoban import bfs_min_pushes
 
 from .helpers import MICROBAN, PUSH
 
@@ -81,7 +82,7 @@ def test_solve_json_has_the_hakoiri_keys_plus_pushes_steps_lurd(capsys):
     code, out, _ = run(capsys, "solve", str(MICROBAN), "--level", "3", "--json")
     assert code == 0
     data = json.loads(out)
-    base = SearchResult(Status.SOLVED, "astar", 1.0, "sokoban", "pushes", "matching").to_json()
+    base = SearchResult(Status.SOLVED, "astar", 1.0, "sokoban", "pushes", "matching").to_dict()
     assert set(data) == set(base) | {"pushes", "steps", "lurd"}
     level = load_levels(MICROBAN)[2]
     assert check_solution(level, data["lurd"]) == (data["pushes"], data["steps"])
@@ -223,3 +224,21 @@ def test_levels_ctrl_c_keeps_what_was_solved(tmp_path):
     assert data["levels"][0]["status"] == "solved"
     assert data["levels"][1]["status"] in ("interrupted", "not run")
     assert b"solved 1/2" in out
+
+
+def test_build_a_level_pattern_pdb_then_solve_with_it(capsys, tmp_path):
+    db = tmp_path / "db"
+    code, out, _ = run(capsys, "build", str(MICROBAN), "--level", "3", "--db-dir", str(db))
+    assert code == 0
+    assert "sokoban pattern PDB of 9x6 level" in out and "tables of 1 to 2 boxes" in out
+    assert len(list(db.glob("sokoban-patterns-k2-9x6-*.h5"))) == 1
+    code, out, err = run(capsys, "solve", str(MICROBAN), "--level", "3", "--db-dir", str(db),
+                         "--json")
+    assert code == 0 and "building" not in err
+    assert json.loads(out)["cost"] == bfs_min_pushes(load_levels(MICROBAN)[2])
+
+
+def test_a_sokoban_option_on_a_hakoiri_board_is_refused(capsys, repo):
+    code, _, err = run(capsys, "solve", str(repo / "puzzles/hakoiri/classic.txt"), "--no-freeze")
+    assert code == 2
+    assert "does not apply to hakoiri" in err

@@ -78,10 +78,10 @@ def test_solved_start_and_limits():
 """
     result = solve(SokobanPuzzle(xsb(text), heuristic="matching"), "astar")
     assert result.status is Status.SOLVED and result.cost == 0
-    assert SokobanPuzzle.solution_fields(result) == {"pushes": 0, "steps": 0, "lurd": ""}
+    assert result.extra == {"pushes": 0, "steps": 0, "lurd": ""}
     stopped = solve(SokobanPuzzle(microban(36), heuristic="matching"), "astar", limits=Limits(nodes=5))
     assert stopped.status is Status.LIMIT and stopped.lower_bound is not None
-    assert SokobanPuzzle.solution_fields(stopped)["lurd"] is None
+    assert stopped.extra["lurd"] is None
 
 
 def test_checker_rejects_bad_move_codes():

@@ -1,27 +1,15 @@
-"""Comparing optimal and weighted runs: the α sweep of seed 003's Table 1."""
+"""Presenting an α sweep (seed 003's Table 1): the table and the plot.
+
+The runs themselves come from :func:`pdbsearch.compare`.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 from .errors import PdbsearchError
-from .puzzle import Puzzle
-from .search import Limits, SearchResult, Status, solve
-
-
-def compare_weights(puzzle: Puzzle, weights: Sequence[float], limits: Limits,
-                    known_optimum: int | None = None, progress: bool = False,
-                    on_run: Callable[[SearchResult], None] | None = None) -> list[SearchResult]:
-    """One weighted-A* run per weight (α = 1 is plain A*), each with ``limits``."""
-    runs = []
-    for weight in weights:
-        algo = "astar" if weight == 1.0 else "wastar"
-        result = solve(puzzle, algo, weight, limits, progress=progress)
-        runs.append(result)
-        if on_run is not None:
-            on_run(result)
-    return runs
+from .search.result import SearchResult, Status
 
 
 def optimum_of(runs: Sequence[SearchResult], known: int | None) -> int | None:

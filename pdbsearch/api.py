@@ -1,0 +1,157 @@
+"""The Python API: load a puzzle, solve it, build its pattern database, compare weights.
+
+    >>> import pdbsearch
+    >>> puzzle = pdbsearch.load()                 # the classic Hakoiri board
+    >>> result = pdbsearch.solve(puzzle)           # A* with the relaxed-problem PDB
+    >>> result.cost, result.optimal
+    (90, True)
+
+Everything here decides what the command line decides too (algorithm and
+weight, defaults, where databases live); the command line is a thin layer
+over these functions.  Heavy modules (numba) are imported on first use, so
+``import pdbsearch`` stays quick.
+"""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from .errors import PdbsearchError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .pdb.store import PdbInfo
+    from .puzzle import Puzzle
+    from .search.result import SearchResult
+
+#: The weights ``compare`` sweeps when none are given (seed 003's Table 1).
+DEFAULT_WEIGHTS = (1.0, 2.0, 3.0, 5.0, 7.0, 9.0, 11.0, 13.0, 15.0)
+
+
+def load(path: str | Path | None = None, *, level: int | str | None = None,
+         domain: str | None = None, metric: str | None = None, heuristic: str | None = None,
+         db_dir: str | Path | None = None, pdb: str | Path | None = None,
+         log: Callable[[str], None] | None = None, progress: bool = False,
+         **options: Any) -> "Puzzle | list[Puzzle]":
+    """A puzzle from a file (or the built-in classic Hakoiri board when
+    ``path`` is None), ready to solve.
+
+    * ``domain``: ``hakoiri`` or ``sokoban`` (default: told from the file);
+    * ``level``: which level of a Sokoban collection (1-based number or
+      title; default the first); a Push!! file without a level gives the
+      list of its maps;
+    * ``metric``, ``heuristic``: names of the domain's vocabularies (defaults:
+      ``straight``/``pushes`` and ``pdb``);
+    * ``db_dir``: the folder where pattern databases are found or built
+      (default ``$PDBSEARCH_DB_DIR``, else ``./databases``); ``pdb``: one PDB
+      file to use instead (refused if made for something else);
+    * ``log``: a callable that hears about database builds (default silent);
+    * ``options``: domain options, e.g. Sokoban's ``format``, ``rules``,
+      ``pattern_boxes``, ``grouping``.
+
+    Raises :class:`~pdbsearch.errors.PdbsearchError` (file, line and problem)
+    on bad input.
+    """
+    from .domains import DEFAULT_DOMAIN, DOMAINS, detect_domain
+    from .io import read_text
+
+    if domain is not None and domain not in DOMAINS:
+        raise PdbsearchError(f"unknown domain {domain!r}; choose from {', '.join(DOMAINS)}")
+    if path is None:
+        family = DOMAINS[domain or DEFAULT_DOMAIN]
+        if family.default is None:
+            raise PdbsearchError(f"{family.name} needs a puzzle file")
+        text, source = family.default
+    else:
+        text, source = read_text(path), str(path)
+        family = DOMAINS[domain or detect_domain(text)]
+    family.metrics.check(metric)
+    family.heuristics.check(heuristic)
+    accepted = inspect.signature(family.load).parameters
+    for name in options:
+        if name not in accepted:
+            raise PdbsearchError(f"{source}: the option {name.replace('_', '-')} does not apply "
+                                 f"to {family.name} puzzles")
+    return family.load(text, source, level=level, metric=metric, heuristic=heuristic,
+                       db_dir=db_dir, pdb=pdb, log=log, progress=progress, **options)
+
+
+def solve(puzzle: "Puzzle", *, algo: str | None = None, weight: float = 1.0,
+          time_limit: float | None = None, node_limit: int | None = None,
+          memory_limit: int | None = None, progress: bool = False) -> "SearchResult":
+    """Search ``puzzle`` and return the replayed result.
+
+    ``algo`` is one of :data:`pdbsearch.search.ALGORITHMS` (default: A*, or
+    weighted A* when ``weight`` > 1); a weight above 1 with an algorithm
+    that ignores it is an error.  ``time_limit`` (seconds of search),
+    ``node_limit`` (expansions) and ``memory_limit`` (MiB of search tables)
+    stop the search cleanly with its figures (``status`` ``limit``).
+    Every solution is replayed by the puzzle's independent checker first.
+    """
+    from .search import Limits
+    from .search import solve as run_search
+
+    if isinstance(puzzle, list):
+        raise PdbsearchError("solve takes one puzzle; solve the maps of a Push!! file one "
+                             "by one")
+    limits = Limits(time_seconds=time_limit, nodes=node_limit, memory_mb=memory_limit)
+    return run_search(puzzle, algo, weight, limits, progress=progress)
+
+
+def compare(puzzle: "Puzzle", weights: Sequence[float] = DEFAULT_WEIGHTS, *,
+            time_limit: float | None = None, node_limit: int | None = None,
+            memory_limit: int | None = None, progress: bool = False,
+            on_run: Callable[["SearchResult"], None] | None = None) -> "list[SearchResult]":
+    """One run per weight (α = 1 is plain A*, above it weighted A*), each
+    with the same limits; ``on_run`` hears each result as it comes.  See
+    :func:`pdbsearch.compare.format_table` for the table of seed 003."""
+    if not weights:
+        raise PdbsearchError("compare needs at least one weight")
+    runs = []
+    for weight in weights:
+        result = solve(puzzle, weight=weight, time_limit=time_limit, node_limit=node_limit,
+                       memory_limit=memory_limit, progress=progress)
+        runs.append(result)
+        if on_run is not None:
+            on_run(result)
+    return runs
+
+
+def build_pdb(target: str | Path | None = None, *, domain: str | None = None,
+              metric: str | None = None, level: int | str | None = None,
+              exit_at: str | tuple[int, int] = "bottom", empty: int = 2,
+              db_dir: str | Path | None = None, out: str | Path | None = None,
+              threads: int = 1, progress: bool = False, **options: Any) -> "PdbInfo":
+    """Build (or rebuild) a pattern database and save it; returns what it holds.
+
+    * Hakoiri: ``target`` is a board file, or a size such as ``"8x20"`` with
+      ``exit_at`` (``"bottom"`` or ``(x, y)``) and ``empty`` cells; None means
+      the classic board.  The relaxed-problem PDB of that geometry and metric.
+    * Sokoban: ``target`` is a level file and ``level`` the level; the k-box
+      pattern tables of that level (``pattern_boxes``: the largest k).
+
+    The file goes to ``out``, else to the database folder under the name
+    ``solve`` looks for.
+    """
+    from .domains import detect_domain
+    from .io import read_text
+
+    text = None
+    if target is not None and Path(target).exists():
+        text = read_text(target)
+        domain = domain or detect_domain(text)
+    domain = domain or "hakoiri"
+    if domain == "hakoiri":
+        from .hakoiri.database import build_geometry
+        return build_geometry(target, text, metric=metric, exit_at=exit_at, empty=empty,
+                              db_dir=db_dir, out=out, threads=threads, progress=progress)
+    if domain == "sokoban":
+        if text is None:
+            raise PdbsearchError(f"{target}: no such level file")
+        from .sokoban.database import build_level_patterns
+        puzzle_level = load(target, domain="sokoban", level=level if level is not None else 1,
+                            heuristic="matching", format=options.get("format")).level
+        return build_level_patterns(puzzle_level, options.get("pattern_boxes"), db_dir=db_dir,
+                                    out=out, progress=progress)
+    raise PdbsearchError(f"unknown domain {domain!r}")

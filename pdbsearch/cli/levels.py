@@ -1,0 +1,83 @@
+"""``pdbsearch levels``: solve every level of a Sokoban collection."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import PdbsearchError
+from ..io import read_text
+from ..search import choose_algorithm
+from ..sokoban.collection import RunOptions, run_levels, summary_table, totals, write_outputs
+from ..sokoban.formats import detect_format, parse_levels
+from ..sokoban.vocabulary import HEURISTICS, METRICS
+from .exitcodes import EXIT_LIMIT, EXIT_OK, EXIT_UNSOLVABLE
+from .options import add_pdb_options, add_search_options, add_sokoban_options, positive_int, \
+    rules
+
+#: Seconds of search a level gets unless --time-limit says otherwise.
+DEFAULT_TIME_LIMIT = 60.0
+
+
+def add_parser(sub) -> None:
+    """Register ``levels``."""
+    p = sub.add_parser(
+        "levels", help="solve every level of a Sokoban collection",
+        description="Solve every level of a collection, each in its own process with "
+                    f"its own limits: {DEFAULT_TIME_LIMIT:g} s of search a level unless "
+                    "--time-limit says otherwise (a level still running 10 s past it is "
+                    "killed), and by default half the RAM shared by the --jobs running at "
+                    "once. A progress bar counts levels on stderr; a summary table follows. "
+                    "Ctrl-C stops the run and keeps what was solved.",
+        epilog="exit codes: 0 every level solved, 3 some level unfinished (limit, "
+               "Ctrl-C or error), 4 some level proved unsolvable and none unfinished")
+    p.add_argument("file", metavar="FILE", help="level collection (XSB, Push!! or seed 002)")
+    p.add_argument("--metric", choices=list(METRICS.names), default=METRICS.default,
+                   help=f"what is minimised: {METRICS.help()}")
+    p.add_argument("--heuristic", choices=list(HEURISTICS.names), default=HEURISTICS.default,
+                   help=f"lower bound: {HEURISTICS.help()}")
+    add_pdb_options(p)
+    p.add_argument("--format", choices=["xsb", "push", "seed002"], default=None,
+                   help="file format (default: detected)")
+    add_sokoban_options(p)
+    add_search_options(p)
+    p.set_defaults(time_limit=DEFAULT_TIME_LIMIT)
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                   help="levels solved at once (default 1)")
+    p.add_argument("--first", type=positive_int, metavar="N", help="only the first N levels")
+    p.add_argument("--json", metavar="OUT", help="write every level's record as JSON")
+    p.add_argument("--csv", metavar="OUT", help="write every level's record as CSV")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve the collection, print the summary, write the records."""
+    if args.pdb is not None:
+        raise PdbsearchError("--pdb names the PDB of one level; use --db-dir with levels")
+    algo, weight = choose_algorithm(args.algo, args.weight)
+    if algo == "bfs" and args.metric != "pushes":
+        raise PdbsearchError("bfs is optimal only when every move costs 1; "
+                             "use astar with --metric moves")
+    text = read_text(args.file)
+    fmt = args.format or detect_format(text)
+    levels = parse_levels(text, str(args.file), fmt)
+    if args.first is not None:
+        levels = levels[:args.first]
+    options = RunOptions(metric=args.metric, heuristic=args.heuristic, rules=rules(args),
+                         algo=algo, weight=weight, time_limit=args.time_limit,
+                         node_limit=args.node_limit, memory_mb=args.memory_limit,
+                         pattern_boxes=args.pattern_boxes,
+                         grouping=args.grouping or RunOptions.grouping,
+                         db_dir=None if args.db_dir is None else str(args.db_dir))
+    records, interrupted = run_levels(levels, options, jobs=args.jobs,
+                                      progress=not args.no_progress)
+    print(summary_table(records))
+    if interrupted:
+        print("interrupted: the levels above that finished are kept", file=sys.stderr)
+    write_outputs(records, args.json, args.csv, file=str(args.file), format=fmt,
+                  options=options.describe(), jobs=args.jobs, interrupted=interrupted)
+    t = totals(records)
+    if t["unfinished"] or interrupted:
+        return EXIT_LIMIT
+    return EXIT_UNSOLVABLE if t["unsolvable"] else EXIT_OK

@@ -1,0 +1,167 @@
+"""Options shared by the subcommands, and turning them into API calls."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..domains import DOMAINS
+from ..search import ALGORITHMS
+from ..sokoban.puzzle import Rules
+from ..sokoban.vocabulary import GROUPINGS
+
+#: Longest whole number an option takes (digits): beyond any real limit.
+MAX_DIGITS = 15
+
+
+def positive_int(text: str) -> int:
+    """A whole number > 0 (``_`` and ``,`` may group digits)."""
+    digits = text.strip().replace("_", "").replace(",", "")
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+    if len(digits) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"too large: {text!r}")
+    value = int(digits)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number: {text!r}")
+    return value
+
+
+def weight(text: str) -> float:
+    """A weight α >= 1."""
+    value = positive_float(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"the weight must be >= 1, not {text}")
+    return value
+
+
+def add_search_options(parser: argparse.ArgumentParser) -> None:
+    """``--algo``, ``--weight`` and the limits."""
+    parser.add_argument("--algo", choices=list(ALGORITHMS), default=None,
+                        help="search algorithm (default astar, or wastar with --weight): " +
+                        "; ".join(f"{a.name}: {a.summary}" for a in ALGORITHMS.values()))
+    parser.add_argument("--weight", type=weight, default=None, metavar="ALPHA",
+                        help="weight α of h in weighted A* (f = g + α·h; cost <= α x optimal); "
+                             "alone it selects wastar")
+    add_limit_options(parser)
+
+
+def add_limit_options(parser: argparse.ArgumentParser, each: str = "") -> None:
+    """The time, node and memory limits of a search (``each`` qualifies them)."""
+    parser.add_argument("--time-limit", type=positive_float, metavar="S",
+                        help=f"stop after S seconds of search{each}")
+    parser.add_argument("--node-limit", type=positive_int, metavar="N",
+                        help=f"stop after N expanded nodes{each}")
+    parser.add_argument("--memory-limit", type=positive_int, metavar="MB",
+                        help=f"stop before the search tables pass MB megabytes{each} "
+                             "(default: half the RAM, at most 8 GiB)")
+
+
+def limits(args: argparse.Namespace) -> dict:
+    """The limit keywords of :func:`pdbsearch.solve` from the options."""
+    return {"time_limit": args.time_limit, "node_limit": args.node_limit,
+            "memory_limit": args.memory_limit}
+
+
+def add_pdb_options(parser: argparse.ArgumentParser) -> None:
+    """Where pattern databases are found, built and saved."""
+    parser.add_argument("--db-dir", default=None, metavar="DIR",
+                        help="folder of pattern databases (default: $PDBSEARCH_DB_DIR, "
+                             "else ./databases); a missing one is built there")
+    parser.add_argument("--pdb", default=None, metavar="FILE",
+                        help="use this PDB file (refused if made for another board or metric)")
+
+
+def add_puzzle_options(parser: argparse.ArgumentParser) -> None:
+    """The puzzle file and what chooses its domain, metric and heuristic."""
+    parser.add_argument("file", nargs="?", metavar="FILE",
+                        help="puzzle file (default: the built-in classic Hakoiri board)")
+    parser.add_argument("--domain", choices=list(DOMAINS), default=None,
+                        help="puzzle family (default: told from the file)")
+    parser.add_argument("--metric", default=None, help="what a move costs; " + "; ".join(
+        f"{d.name}: {', '.join(d.metrics.names)} (default {d.metrics.default})"
+        for d in DOMAINS.values()))
+    parser.add_argument("--heuristic", default=None, help="the lower bound; " + " | ".join(
+        f"{d.name}: {d.heuristics.help()}" for d in DOMAINS.values()))
+    add_pdb_options(parser)
+    parser.add_argument("--level", default=None, metavar="N|TITLE",
+                        help="sokoban: which level of a collection (1-based number or title; "
+                             "default 1; a Push!! file without it: every map)")
+    parser.add_argument("--format", default=None, choices=["xsb", "push", "seed002"],
+                        help="sokoban: file format (default: detected)")
+    add_sokoban_options(parser)
+
+
+def add_sokoban_options(parser: argparse.ArgumentParser) -> None:
+    """The switches of the Sokoban pruning rules and pattern databases."""
+    rules = parser.add_argument_group("sokoban pruning (all on by default)")
+    rules.add_argument("--no-dead-squares", action="store_true",
+                       help="allow pushes onto dead squares")
+    rules.add_argument("--no-freeze", action="store_true",
+                       help="do not prune freeze deadlocks (2x2 blocks, frozen chains)")
+    rules.add_argument("--no-corral", action="store_true",
+                       help="no PI-corral pruning and corral deadlock detection")
+    rules.add_argument("--no-tunnels", action="store_true",
+                       help="no one-way tunnel pruning")
+    patterns = parser.add_argument_group("sokoban pattern databases (--heuristic pdb)")
+    patterns.add_argument("--pattern-boxes", type=positive_int, default=None, metavar="K",
+                          help="largest pattern, 1 to 4 boxes (default: the largest whose "
+                               "table has at most 16 Mi entries)")
+    patterns.add_argument("--grouping", choices=list(GROUPINGS.names), default=None,
+                          help="how boxes are grouped per state: " + GROUPINGS.help())
+
+
+def rules(args: argparse.Namespace) -> Rules:
+    """The Sokoban pruning rules the switches leave on."""
+    return Rules(dead_squares=not args.no_dead_squares, freeze=not args.no_freeze,
+                 corral=not args.no_corral, tunnels=not args.no_tunnels)
+
+
+def sokoban_options(args: argparse.Namespace) -> dict:
+    """The Sokoban keywords of :func:`pdbsearch.load` the user gave (only
+    those, so that a Hakoiri file given one of them is told it does not apply)."""
+    options = {}
+    if args.format is not None:
+        options["format"] = args.format
+    if any((args.no_dead_squares, args.no_freeze, args.no_corral, args.no_tunnels)):
+        options["rules"] = rules(args)
+    if args.pattern_boxes is not None:
+        options["pattern_boxes"] = args.pattern_boxes
+    if args.grouping is not None:
+        options["grouping"] = args.grouping
+    return options
+
+
+def log(args: argparse.Namespace):
+    """Where notes about database builds go: stderr, unless ``--quiet``."""
+    if getattr(args, "quiet", False):
+        return None
+    return lambda message: print(message, file=sys.stderr)
+
+
+def wants_progress(args: argparse.Namespace) -> bool:
+    """Progress bars on stderr: with ``--progress``, or when stderr is a
+    terminal and the output is not ``--json`` or ``--quiet``."""
+    if getattr(args, "progress", False):
+        return True
+    quiet = getattr(args, "quiet", False) or getattr(args, "json", False) is True
+    return not quiet and sys.stderr.isatty()
+
+
+def load_puzzle(args: argparse.Namespace):
+    """The puzzle (or the Push!! maps) the options name."""
+    from ..api import load
+    return load(args.file, level=args.level, domain=args.domain, metric=args.metric,
+                heuristic=args.heuristic, db_dir=args.db_dir, pdb=args.pdb, log=log(args),
+                progress=wants_progress(args), **sokoban_options(args))

@@ -1,0 +1,39 @@
+"""The human-readable report of a search (the command line's text output)."""
+
+from __future__ import annotations
+
+from .puzzle import Puzzle
+from .search.result import SearchResult, Status
+
+
+def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = False) -> str:
+    """What was solved, how, at what cost and guarantee, with the figures and
+    the solution (each domain supplies its wording through :class:`Puzzle`)."""
+    lines = [puzzle.describe()]
+    algo = result.algo + (f" (weight {result.weight:g})" if result.algo == "wastar" else "")
+    if result.status is Status.SOLVED:
+        if result.optimal:
+            quality = puzzle.optimality_word()
+        elif result.bound is not None:
+            quality = f"at most {result.bound:g} x optimal"
+        else:
+            quality = "no optimality guarantee"
+        lines.append(f"solved by {algo}: {puzzle.cost_text(result)} ({quality})")
+    elif result.status is Status.UNSOLVABLE:
+        lines.append(f"proved unsolvable by {algo}: every reachable state was searched")
+    else:
+        bound = (f"; the optimum is at least {result.lower_bound:g} {puzzle.cost_unit}"
+                 if result.lower_bound is not None else "")
+        lines.append(f"stopped by the {result.stop_reason} limit ({algo}){bound}")
+    lines.append(f"expanded {result.expanded:,}, generated {result.generated:,}, "
+                 f"stored {result.stored:,} states, {result.memory_bytes / 2**20:.1f} MiB; "
+                 f"search {result.seconds:.3f} s, compile/load {result.compile_seconds:.2f} s")
+    if result.status is Status.SOLVED:
+        if show_boards:
+            pictures = puzzle.render_path(result.path_keys, result.steps)
+            for i, picture in enumerate(pictures):
+                title = "start" if i == 0 else f"{i}. {result.steps[i - 1].text}"
+                lines.extend(["", title, picture])
+            lines.append("")
+        lines.extend(puzzle.solution_lines(result))
+    return "\n".join(lines)
