@@ -7,6 +7,7 @@ instance to solve when no file is given.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -48,9 +49,27 @@ DEFAULT_DOMAIN = "hakoiri"
 
 
 def detect_domain(text: str) -> str:
-    """The domain of a puzzle text: Hakoiri boards declare an exit, the
-    others are Sokoban levels (XSB, Push!! or seed 002 text)."""
-    for line in text.splitlines():
-        if line.strip().lower().startswith("exit:"):
-            return "hakoiri"
+    """The domain a puzzle text is closest to, read from the whole text
+    (one regular-expression scan per clue, so a long file costs little).
+
+    A Hakoiri board declares its exit (``exit: ...``); a text with XSB rows
+    (``#`` walls among XSB characters), a Push!! header or seed 002 rows is
+    Sokoban; a text whose rows are all piece letters (``BAAC``) is a Hakoiri
+    board that forgot its exit, so that the error it gets is the one that
+    helps (no exit declared); anything else goes to the Sokoban parser.
+    """
+    if _EXIT_LINE.search(text):
+        return "hakoiri"
+    from .sokoban.formats import detect_format
+    if _XSB_ROW.search(text) or detect_format(text) != "xsb":
+        return "sokoban"
+    if _PIECE_ROW.search(text):
+        return "hakoiri"
     return "sokoban"
+
+
+_EXIT_LINE = re.compile(r"^[ \t]*exit[ \t]*:", re.M | re.I)
+#: an XSB board row: '#' walls and XSB characters only
+_XSB_ROW = re.compile(r"^[ \t]*[-_#$.*@+ ]*#[-_#$.*@+ ]*$", re.M)
+#: a row of Hakoiri pieces: letters, digits and the piece symbols, '.' empty
+_PIECE_ROW = re.compile(r"^[ \t]*(?=[^\n]*[A-Za-z0-9])[A-Za-z0-9@$%&*+=?!<>^~.]{2,}[ \t]*$", re.M)

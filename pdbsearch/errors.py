@@ -49,3 +49,13 @@ class InternalError(Exception):
     that the independent checker does not replay.  Deliberately *not* a
     :class:`PdbsearchError`: the command line reports it as an internal
     error (exit 1) and asks for a report, never as bad input."""
+
+
+class ResourceLimit(Exception):
+    """A time or memory limit stopped work before the search (building a
+    pattern database, say).  Not an error: the search reports it as status
+    ``limit`` with ``stop_reason`` = :attr:`reason`."""
+
+    def __init__(self, reason: str, message: str):
+        self.reason = reason      #: "time" or "memory"
+        super().__init__(message)

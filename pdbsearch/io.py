@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
+import socket
 import tempfile
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import PuzzleFormatError
@@ -24,21 +28,83 @@ def read_text(path: str | Path) -> str:
                                 str(path)) from None
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then rename it."""
+#: A temporary file of ours: ``.NAME.HOST-PID.RANDOM.tmp``.
+_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<host>[^.]*)-(?P<pid>\d+)\.[A-Za-z0-9_]+\.tmp$")
+#: A temporary file whose writer cannot be told apart is stale after this long.
+STALE_SECONDS = 3600
+
+
+@contextmanager
+def replacing(path: str | Path):
+    """Yield a temporary path beside ``path``; when the block ends without
+    an error, rename it over ``path`` (an atomic step: readers see the old
+    file or the new one, never half of it); on an error, remove it.
+
+    The temporary name carries this host and process id, so that leftovers
+    of a writer that was killed are removed by the next write in the same
+    folder (:func:`remove_stale_temporaries`).
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    remove_stale_temporaries(path.parent)
+    host = socket.gethostname().replace(".", "_").replace("-", "_")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{host}-{os.getpid()}.", suffix=".tmp",
+                               dir=path.parent)
+    os.close(fd)
     os.chmod(tmp, 0o644)  # mkstemp makes it private; these are ordinary user files
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+        yield Path(tmp)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def remove_stale_temporaries(folder: str | Path) -> list[Path]:
+    """Remove the temporary files a killed writer left in ``folder``: ours
+    whose process (on this host) is gone, and any ``.*.tmp`` older than
+    :data:`STALE_SECONDS`; returns what was removed."""
+    removed = []
+    host = socket.gethostname().replace(".", "_").replace("-", "_")
+    try:
+        entries = list(Path(folder).glob(".*.tmp"))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        match = _TEMP.match(entry.name)
+        try:
+            if match and match["host"] == host:
+                stale = not _process_alive(int(match["pid"]))
+            else:
+                stale = now - entry.stat().st_mtime > STALE_SECONDS
+            if stale:
+                entry.unlink()
+                removed.append(entry)
+        except OSError:
+            continue  # gone already, or not ours to remove
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it."""
+    with replacing(path) as tmp:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:

@@ -39,3 +39,18 @@ def machine_info() -> dict:
     return {"cores": os.cpu_count(), "cpu": cpu_model(), "system": platform.platform(),
             "python": platform.python_version(), "numba": numba.__version__,
             "numpy": numpy.__version__, "load_average": load_average()}
+
+
+def resident_bytes() -> int:
+    """The memory this process holds now (resident set), in bytes; 0 where
+    it cannot be read."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # peak, a bound
+    except (ImportError, OSError):
+        return 0

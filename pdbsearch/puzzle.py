@@ -145,6 +145,7 @@ class Puzzle(ABC):
 
     domain: str = ""
     metric: str = ""
+    _params: Any = None
     #: name of the heuristic in use (``"zero"`` means none)
     heuristic_name: str = "zero"
     #: True when the heuristic is a lower bound (the engines then report
@@ -152,9 +153,39 @@ class Puzzle(ABC):
     heuristic_admissible: bool = True
     #: True when every edge costs 1 (BFS is optimal only then)
     unit_costs: bool = True
-    params: Any = None
     key_words: int = 1
     max_successors: int = 1
+
+    @property
+    def params(self) -> Any:
+        """The registered NamedTuple the kernels read (prepared on first use)."""
+        if self._params is None:
+            self.prepare()
+        return self._params
+
+    @params.setter
+    def params(self, value: Any) -> None:
+        self._params = value
+
+    def prepare(self, deadline: float | None = None, memory_limit: int | None = None) -> None:
+        """Make :attr:`params` ready, obtaining what is costly (a pattern
+        database found or built) within ``deadline`` (a
+        :func:`time.perf_counter` value) and ``memory_limit`` (bytes of
+        process memory); raises :class:`~pdbsearch.errors.ResourceLimit`
+        when they stop it.  The search calls it (unless the start is
+        solved already), so that its limits cover this work; it does
+        nothing once done."""
+        if self._params is None:
+            self._params = self.make_params(deadline, memory_limit)
+
+    def make_params(self, deadline: float | None, memory_limit: int | None) -> Any:
+        """Build the params (see :meth:`prepare`); domains override it."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def start_is_goal(self) -> bool:
+        """True when the start position is solved (plain Python: no table
+        is needed, or built, to tell)."""
 
     @abstractmethod
     def initial_key(self) -> np.ndarray:

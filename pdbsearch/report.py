@@ -25,6 +25,8 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
         bound = (f"; the optimum is at least {result.lower_bound:g} {puzzle.cost_unit}"
                  if result.lower_bound is not None else "")
         lines.append(f"stopped by the {result.stop_reason} limit ({algo}){bound}")
+        if result.note:
+            lines.append(result.note)
     lines.append(f"expanded {result.expanded:,}, generated {result.generated:,}, "
                  f"stored {result.stored:,} states, {result.memory_bytes / 2**20:.1f} MiB; "
                  f"search {result.seconds:.3f} s, compile/load {result.compile_seconds:.2f} s")

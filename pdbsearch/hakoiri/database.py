@@ -13,12 +13,13 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import PdbsearchError
-from ..pdb.builder import build_table
+from ..errors import PdbsearchError, ResourceLimit
+from ..machine import resident_bytes
+from ..pdb.builder import build_table, sampled_check
 from ..pdb.store import PdbInfo, PdbSpec, default_db_dir, find_or_build, log_to_stderr, save_pdb
 from ..search.result import default_memory_limit_mb
 from .builtin import classic_board
-from .formats import parse_board
+from .formats import exit_cell, parse_board
 from .model import MAX_SIDE
 from .vocabulary import METRICS
 from .abstraction import max_neighbours, relaxed_params, table_size, workspace_size
@@ -39,11 +40,15 @@ def pdb_filename(spec: PdbSpec) -> str:
             f"-empty{p['empty']}-{spec.metric}.h5")
 
 
-def build_relaxed(spec: PdbSpec, progress: bool = False,
-                  threads: int = 1) -> tuple[np.ndarray, float, float]:
+def build_relaxed(spec: PdbSpec, progress: bool = False, threads: int = 1,
+                  deadline: float | None = None,
+                  memory_limit: int | None = None) -> tuple[np.ndarray, float, float]:
     """Build the table of a spec; returns (table, seconds, compile seconds).
 
-    Refuses (PdbsearchError) a table larger than the default memory cap.
+    Refuses (PdbsearchError) a table larger than the default memory cap;
+    past ``deadline`` (perf_counter) or with a table that would not fit in
+    ``memory_limit`` bytes of process memory, stops with
+    :class:`~pdbsearch.errors.ResourceLimit`.
     """
     p = spec.parameters
     entries = ((p["width"] - 1) * (p["height"] - 1)
@@ -54,22 +59,39 @@ def build_relaxed(spec: PdbSpec, progress: bool = False,
             f"the relaxed PDB of a {p['width']}x{p['height']} board with {p['empty']} empty "
             f"cells would have {entries:,} entries ({entries / 2**30:,.1f} GiB), more than "
             f"the {cap >> 20:,} MiB allowed; use --heuristic simple")
+    if memory_limit is not None and resident_bytes() + entries > memory_limit:
+        raise ResourceLimit("memory", f"the relaxed PDB ({entries:,} bytes) does not fit in "
+                                      f"the memory limit")
     params = relaxed_params(p["width"], p["height"], tuple(p["exit"]), p["empty"], spec.metric)
     return build_table(params, table_size(params), max_neighbours(params),
                        workspace_size(params), progress=progress,
-                       label=f"PDB {p['width']}x{p['height']} {spec.metric}", threads=threads)
+                       label=f"relaxed PDB {p['width']}x{p['height']} {spec.metric}",
+                       threads=threads, deadline=deadline)
 
 
 def obtain_pdb(spec: PdbSpec, db_dir: str | Path | None = None, pdb_path: str | Path | None = None,
                progress: bool = False,
-               log: Callable[[str], None] | None = log_to_stderr) -> np.ndarray:
+               log: Callable[[str], None] | None = log_to_stderr,
+               deadline: float | None = None, memory_limit: int | None = None) -> np.ndarray:
     """The table of ``spec``: from ``pdb_path`` if given (refused if it does
-    not match), else from the database folder, else built and saved there."""
+    not match), else from the database folder, else built and saved there
+    (within ``deadline`` and ``memory_limit``, see :func:`build_relaxed`)."""
     def build() -> tuple[np.ndarray, float]:
-        table, seconds, _ = build_relaxed(spec, progress)
+        table, seconds, _ = build_relaxed(spec, progress, deadline=deadline,
+                                          memory_limit=memory_limit)
         return table, seconds
     return find_or_build(spec, pdb_filename(spec), build, db_dir, pdb_path, log,
-                         what="relaxed PDB")
+                         what="relaxed PDB", verify=lambda table: verify_relaxed(spec, table))
+
+
+def verify_relaxed(spec: PdbSpec, table: np.ndarray) -> str | None:
+    """What is wrong with ``table`` as the relaxed PDB of ``spec``, judged
+    on a random sample of its entries (:func:`pdbsearch.pdb.builder.sampled_check`)."""
+    p = spec.parameters
+    params = relaxed_params(p["width"], p["height"], tuple(p["exit"]), p["empty"], spec.metric)
+    if table.shape[0] != table_size(params):
+        return f"{table.shape[0]:,} entries, not the {table_size(params):,} of its geometry"
+    return sampled_check(params, table, max_neighbours(params), workspace_size(params))
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -84,19 +106,11 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def parse_exit(spec: str | tuple[int, int], width: int, height: int) -> tuple[int, int]:
-    """The 2x2's exit cell: ``bottom`` (middle of the bottom edge) or ``X,Y``."""
-    if isinstance(spec, str) and spec.strip().lower() == "bottom":
-        return (width - 2) // 2, height - 2
-    parts = spec.replace(",", " ").split() if isinstance(spec, str) else list(spec)
-    if len(parts) != 2 or not all(str(p).isascii() and str(p).isdigit() and len(str(p)) <= 3
-                                  for p in parts):
-        raise PdbsearchError(f"bad exit {spec!r}: expected X,Y (0-based column and row) "
-                             f"or bottom")
-    x, y = int(parts[0]), int(parts[1])
-    if not (0 <= x <= width - 2 and 0 <= y <= height - 2):
-        raise PdbsearchError(f"the 2x2 cannot stand at the exit {x},{y} on a {width}x{height} "
-                             f"board (columns 0-{width - 2}, rows 0-{height - 2})")
-    return x, y
+    """The 2x2's exit cell: ``bottom`` (middle of the bottom edge), ``X,Y``
+    or a pair of ints."""
+    if not isinstance(spec, str):
+        spec = " ".join(str(v) for v in spec)
+    return exit_cell(spec, width, height)
 
 
 def build_geometry(target, text: str | None, *, metric: str | None = None,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import string
 from pathlib import Path
 
-from ..errors import PuzzleFormatError
+from ..errors import PdbsearchError, PuzzleFormatError
 from .model import MAX_SIDE, SHAPE_BY_SIZE, Board, Piece, Shape
 
 PIECE_CHARS = string.ascii_uppercase + string.ascii_lowercase + string.digits + "@$%&*+=?!<>^~"
@@ -94,19 +94,30 @@ def parse_board(text: str, source: str = "<string>") -> Board:
 
 def _parse_exit(spec: tuple[int, str], width: int, height: int, source: str) -> tuple[int, int]:
     number, value = spec
-    if value.lower() == "bottom":
-        x, y = (width - 2) // 2, height - 2
-    else:
-        parts = value.replace(",", " ").split()
-        if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
-            raise PuzzleFormatError(f"bad exit {value!r}: expected 'exit: X Y' or 'exit: bottom'",
-                                    source, number)
-        x, y = int(parts[0]), int(parts[1])
+    try:
+        return exit_cell(value, width, height)
+    except PdbsearchError as exc:
+        raise PuzzleFormatError(str(exc), source, number) from None
+
+
+def exit_cell(value: str, width: int, height: int) -> tuple[int, int]:
+    """The 2x2's exit cell of a width x height board from ``bottom`` (the
+    middle of the bottom edge) or ``X Y`` / ``X,Y`` (0-based column and
+    row, plain digits); raises :class:`PdbsearchError` saying what is wrong."""
+    if value.strip().lower() == "bottom":
+        return (width - 2) // 2, height - 2
+    parts = value.replace(",", " ").split()
+    shown = value if len(value) <= 40 else value[:40] + "..."
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
+        raise PdbsearchError(f"bad exit {shown!r}: expected 'X Y' (0-based column and row, "
+                             f"e.g. '1 3') or 'bottom'")
+    if any(len(p) > 3 for p in parts):
+        raise PdbsearchError(f"the exit {shown!r} is off a {width} x {height} board")
+    x, y = int(parts[0]), int(parts[1])
     if not (0 <= x <= width - 2 and 0 <= y <= height - 2):
-        raise PuzzleFormatError(
+        raise PdbsearchError(
             f"the 2x2 piece cannot stand at the exit column {x}, row {y} on a "
-            f"{width} x {height} board (columns 0-{width - 2}, rows 0-{height - 2} fit)",
-            source, number)
+            f"{width} x {height} board (columns 0-{width - 2}, rows 0-{height - 2} fit)")
     return x, y
 
 

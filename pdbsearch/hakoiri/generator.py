@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..errors import PdbsearchError
 from .model import Board, Piece, Shape
-from .formats import assign_labels
+from .formats import assign_labels, exit_cell
 
 
 @dataclass(frozen=True)
@@ -60,12 +60,9 @@ def default_recipe(width: int, height: int, empty: int = 2) -> Recipe:
 
 def _xy(spec: str, width: int, height: int, what: str) -> tuple[int, int]:
     try:
-        x, y = (int(v) for v in spec.replace(",", " ").split())
-    except ValueError:
-        raise PdbsearchError(f"bad {what} {spec!r}: expected X,Y") from None
-    if not (0 <= x <= width - 2 and 0 <= y <= height - 2):
-        raise PdbsearchError(f"the 2x2 does not fit at {what} {x},{y}")
-    return x, y
+        return exit_cell(spec, width, height)
+    except PdbsearchError as exc:
+        raise PdbsearchError(f"bad {what}: {exc}") from None
 
 
 def random_board(recipe: Recipe, rng: random.Random, max_tries: int = 1000) -> Board:

@@ -77,10 +77,6 @@ class HakoiriPuzzle(Puzzle):
         metric = METRICS.check(metric)
         heuristic = HEURISTICS.check(heuristic)
         n_empty = len(board.empty_cells())
-        if heuristic == "pdb" and pdb is None:
-            from .database import obtain_pdb, relaxed_spec
-            spec = relaxed_spec(board.width, board.height, board.exit, n_empty, metric)
-            pdb = obtain_pdb(spec, db_dir, pdb_path, progress=progress, log=log)
         self.board = board
         self.metric = metric
         self.heuristic_name = heuristic
@@ -90,17 +86,33 @@ class HakoiriPuzzle(Puzzle):
         # can go at most n_empty cells in each of 4 directions (or reach at
         # most n_empty + 4 anchors under the free metric).
         self.max_successors = min(4 * n_empty, len(board.pieces)) * (4 * n_empty + 4)
-        if heuristic != "pdb":
+        self.pdb = pdb
+        self._pdb_source = dict(db_dir=db_dir, pdb_path=pdb_path, log=log, progress=progress)
+
+    def make_params(self, deadline: float | None, memory_limit: int | None) -> HakoiriParams:
+        """The kernels' params; the ``pdb`` heuristic's table is found or
+        built here (see :meth:`~pdbsearch.puzzle.Puzzle.prepare`)."""
+        board, n_empty = self.board, len(self.board.empty_cells())
+        if self.heuristic_name != "pdb":
             tables = (np.zeros(1, np.uint8), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int16))
         else:
             from .abstraction import ranking_tables
-            tables = (pdb,) + ranking_tables(board.width, board.height, n_empty)
-        self.params = HakoiriParams(
+            if self.pdb is None:
+                from .database import obtain_pdb, relaxed_spec
+                spec = relaxed_spec(board.width, board.height, board.exit, n_empty, self.metric)
+                self.pdb = obtain_pdb(spec, deadline=deadline, memory_limit=memory_limit,
+                                      **self._pdb_source)
+            tables = (self.pdb,) + ranking_tables(board.width, board.height, n_empty)
+        return HakoiriParams(
             width=board.width, height=board.height,
             exit_anchor=board.exit[1] * board.width + board.exit[0],
-            metric=METRICS.code(metric), heuristic=HEURISTICS.code(heuristic),
+            metric=METRICS.code(self.metric), heuristic=HEURISTICS.code(self.heuristic_name),
             n_empty=n_empty, pdb=tables[0], pdb_binom=tables[1], pdb_free_index=tables[2],
             work=np.zeros(scratch_size(board.width * board.height, n_empty), dtype=np.int32))
+
+    def start_is_goal(self) -> bool:
+        """True when the 2x2 starts on the exit."""
+        return self.board.is_solved()
 
     def initial_key(self) -> np.ndarray:
         """The key of the start board."""

@@ -31,7 +31,9 @@ import numba as nb
 import numpy as np
 from numba.extending import overload
 
-UNREACHABLE = 255
+from ..errors import ResourceLimit
+from .store import UNREACHABLE
+
 MAX_DISTANCE = 254
 
 _ABSTRACTIONS: dict[type, dict[str, Callable]] = {}
@@ -101,45 +103,54 @@ def _sweep(params, table, depth, value, lo, hi, out, work):
 
 
 @nb.njit(cache=True, parallel=True)
-def next_layer(params, table, depth, out_size, work_size, n_chunks):
-    """Mark the unvisited neighbours of layer ``depth``; returns their count.
+def next_layer(params, table, depth, lo, hi, out_size, work_size, n_chunks):
+    """Mark the unvisited neighbours of the layer-``depth`` entries in
+    ``lo .. hi - 1``; returns their count.
 
-    The table is split into chunks swept in parallel, each with its own
+    The range is split into chunks swept in parallel, each with its own
     scratch arrays.  Threads only ever change an entry from UNREACHABLE to
     ``depth + 1``, and read only entries equal to ``depth``, so the result is
     exact; two threads may both count the same new entry, so the count (used
     for progress and to stop) can only be too high, never zero by mistake.
     """
     value = min(depth + 1, MAX_DISTANCE)
-    size = table.shape[0]
     counts = np.zeros(n_chunks, dtype=np.int64)
+    span = hi - lo
     for t in nb.prange(n_chunks):
         out = np.empty(out_size, dtype=np.int64)
         work = np.zeros(work_size, dtype=np.int64)
-        counts[t] = _sweep(params, table, depth, value, size * t // n_chunks,
-                           size * (t + 1) // n_chunks, out, work)
+        counts[t] = _sweep(params, table, depth, value, lo + span * t // n_chunks,
+                           lo + span * (t + 1) // n_chunks, out, work)
     return counts.sum()
 
 
 @nb.njit(cache=True)
-def next_layer_serial(params, table, depth, out_size, work_size, n_chunks):
+def next_layer_serial(params, table, depth, lo, hi, out_size, work_size):
     """:func:`next_layer` in one thread, without the parallel runtime: once
     that (OpenMP) runtime has started, a ``fork()`` of the process is unsafe,
     and ``pdbsearch levels`` builds a PDB in the parent before it forks one
-    child per level.  ``n_chunks`` is ignored."""
+    child per level."""
     value = min(depth + 1, MAX_DISTANCE)
     out = np.empty(out_size, dtype=np.int64)
     work = np.zeros(work_size, dtype=np.int64)
-    return _sweep(params, table, depth, value, 0, table.shape[0], out, work)
+    return _sweep(params, table, depth, value, lo, hi, out, work)
+
+
+#: Entries swept by one call of the layer kernel, so that a deadline is
+#: checked every few tenths of a second even in a large table.
+SLICE = 1 << 21
 
 
 def build_table(params, size: int, max_neighbours: int, workspace: int,
-                progress: bool = False, label: str = "PDB",
-                threads: int = 1) -> tuple[np.ndarray, float, float]:
+                progress: bool = False, label: str = "PDB", threads: int = 1,
+                deadline: float | None = None) -> tuple[np.ndarray, float, float]:
     """Fill the table by BFS; returns (table, build seconds, compile seconds).
 
     Layers past :data:`MAX_DISTANCE` keep the value 254, still a lower bound.
-    ``threads`` sets how many threads sweep each layer.
+    ``threads`` sets how many threads sweep each layer.  Past ``deadline``
+    (a :func:`time.perf_counter` value) the build stops with
+    :class:`~pdbsearch.errors.ResourceLimit` (the layers are swept in
+    slices, so it stops soon after).
     """
     table = np.full(size, UNREACHABLE, dtype=np.uint8)
     # One thread by default: on a shared 2-core machine two threads were
@@ -148,33 +159,85 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
     threads = max(1, min(threads, nb.config.NUMBA_NUM_THREADS))
     if threads > 1:
         nb.set_num_threads(threads)
-        layer, n_chunks = next_layer, 8 * threads
-    else:
-        layer, n_chunks = next_layer_serial, 1
     t0 = time.perf_counter()
-    layer(params, np.zeros(0, np.uint8), 0, max_neighbours, workspace, 1)  # compile/load
+    next_layer_serial(params, np.zeros(0, np.uint8), 0, 0, 0, max_neighbours, workspace)
+    if threads > 1:
+        next_layer(params, np.zeros(0, np.uint8), 0, 0, 0, max_neighbours, workspace, 1)
     compile_seconds = time.perf_counter() - t0
     start = time.perf_counter()
     bar = None
     if progress:
         from tqdm import tqdm
         bar = tqdm(total=size, desc=label, unit=" entries", unit_scale=True, leave=False)
-    found = seed_goals(params, table)
-    if bar is not None:
-        bar.update(found)
-    depth = 0
-    while found:
-        if depth >= MAX_DISTANCE:
-            # Everything left is at distance >= 254: one more sweep at 254
-            # would rescan forever; mark the remaining reachable states by
-            # repeating the layer until nothing new appears.
-            found = layer(params, table, MAX_DISTANCE, max_neighbours, workspace, n_chunks)
-        else:
-            found = layer(params, table, depth, max_neighbours, workspace, n_chunks)
-            depth += 1
+    try:
+        found = seed_goals(params, table)
         if bar is not None:
             bar.update(found)
-            bar.set_postfix(layer=depth)
-    if bar is not None:
-        bar.close()
+        depth = 0
+        while found:
+            # Everything left past MAX_DISTANCE is marked MAX_DISTANCE, by
+            # repeating that layer until nothing new appears.
+            current = min(depth, MAX_DISTANCE)
+            found = 0
+            for lo in range(0, size, SLICE):
+                hi = min(size, lo + SLICE)
+                if threads > 1:
+                    found += next_layer(params, table, current, lo, hi, max_neighbours,
+                                        workspace, 8 * threads)
+                else:
+                    found += next_layer_serial(params, table, current, lo, hi, max_neighbours,
+                                               workspace)
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise ResourceLimit("time", f"the time limit stopped building the {label} "
+                                                f"({size:,} entries) at layer {depth}")
+            depth += 1
+            if bar is not None:
+                bar.update(found)
+                bar.set_postfix(layer=depth)
+    finally:
+        if bar is not None:
+            bar.close()
     return table, time.perf_counter() - start, compile_seconds
+
+
+@nb.njit(cache=True)
+def count_inconsistencies(params, table, ranks, out_size, work_size):
+    """How many of the entries ``ranks`` break what a BFS distance table
+    must satisfy: a goal holds 0 and only goals do; every abstract state one
+    move before a state of value v holds at most v + 1 (so it is not
+    unreachable either).  A table whose values were raised anywhere breaks
+    the last rule somewhere on the way down to a goal, so a random sample
+    of a few thousand entries finds a table scaled up at once."""
+    out = np.empty(out_size, dtype=np.int64)
+    work = np.zeros(work_size, dtype=np.int64)
+    bad = 0
+    for i in range(ranks.shape[0]):
+        r = ranks[i]
+        v = table[r]
+        if v == UNREACHABLE:
+            continue
+        if (v == 0) != abstract_is_goal(params, r):
+            bad += 1
+            continue
+        limit = min(np.int64(v) + 1, MAX_DISTANCE)
+        n = abstract_neighbours(params, r, out, work)
+        for j in range(n):
+            if table[out[j]] > limit:
+                bad += 1
+                break
+    return bad
+
+
+def sampled_check(params, table: np.ndarray, max_neighbours: int, workspace: int,
+                  samples: int = 4096, seed: int = 0) -> str | None:
+    """What is wrong with ``table`` as the BFS table of ``params``, judged on
+    ``samples`` random entries (:func:`count_inconsistencies`), or None."""
+    if table.shape[0] == 0:
+        return "the table is empty"
+    rng = np.random.default_rng(seed)
+    ranks = rng.integers(0, table.shape[0], size=min(samples, table.shape[0]), dtype=np.int64)
+    bad = count_inconsistencies(params, table, ranks, max_neighbours, workspace)
+    if bad:
+        return (f"{bad} of {ranks.shape[0]} sampled entries break the rules of a distance "
+                f"table (a goal holds 0, a state one move away at most one more)")
+    return None

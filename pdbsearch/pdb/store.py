@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -28,6 +27,8 @@ import numpy as np
 from ..errors import PdbFileError
 
 FORMAT_VERSION = 1
+#: The value of an entry whose abstract state cannot reach a goal.
+UNREACHABLE = 255
 
 
 @dataclass
@@ -86,71 +87,128 @@ def save_pdb(path: str | Path, table: np.ndarray, spec: PdbSpec, build_seconds: 
     import h5py
 
     from .. import __version__
+    from ..io import replacing
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    os.chmod(tmp, 0o644)  # mkstemp makes it private; a database is not a secret
-    try:
+    finite = table[table != UNREACHABLE]
+    attrs = {
+        "format_version": FORMAT_VERSION,
+        "domain": spec.domain,
+        "abstraction": spec.abstraction,
+        "metric": spec.metric,
+        "parameters": json.dumps(spec.parameters, sort_keys=True),
+        "fingerprint": spec.fingerprint,
+        "entries": int(table.shape[0]),
+        "maximum": int(finite.max()) if finite.size else 0,
+        "histogram": histogram(table),
+        "build_seconds": float(build_seconds),
+        "package_version": __version__,
+        "sha256": checksum(table),
+    }
+    with replacing(path) as tmp:
         with h5py.File(tmp, "w") as f:
             f.create_dataset("distances", data=table, dtype=np.uint8)
-            reachable = table[table != 255]
-            attrs = {
-                "format_version": FORMAT_VERSION,
-                "domain": spec.domain,
-                "abstraction": spec.abstraction,
-                "metric": spec.metric,
-                "parameters": json.dumps(spec.parameters, sort_keys=True),
-                "fingerprint": spec.fingerprint,
-                "entries": int(table.shape[0]),
-                "maximum": int(reachable.max()) if reachable.size else 0,
-                "histogram": histogram(table),
-                "build_seconds": float(build_seconds),
-                "package_version": __version__,
-                "sha256": checksum(table),
-            }
             for name, value in attrs.items():
                 f.attrs[name] = value
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+
+
+#: The attributes a file must have, and their kinds.
+_ATTRIBUTE_KINDS = {"format_version": int, "domain": str, "abstraction": str, "metric": str,
+                    "parameters": str, "fingerprint": str, "entries": int, "maximum": int,
+                    "histogram": np.ndarray, "sha256": str}
 
 
 def read_attributes(path: str | Path) -> dict[str, Any]:
-    """The metadata of a PDB file (PdbFileError when it is not one)."""
+    """The metadata of a PDB file, each of the kind it must be; any file
+    that is not a readable pdbsearch PDB raises :class:`PdbFileError`."""
     import h5py
 
+    path = Path(path)
     try:
         with h5py.File(path, "r") as f:
-            attrs = {k: (v.item() if hasattr(v, "item") and np.ndim(v) == 0 else v)
-                     for k, v in f.attrs.items()}
-            if "distances" not in f:
+            raw = dict(f.attrs.items())
+            node = f.get("distances")
+            if not isinstance(node, h5py.Dataset):
                 raise PdbFileError(f"{path}: not a pdbsearch PDB (no 'distances' dataset)")
+            shape, dtype = node.shape, node.dtype
+    except PdbFileError:
+        raise
     except FileNotFoundError:
         raise PdbFileError(f"{path}: no such PDB file") from None
-    except OSError as exc:
-        raise PdbFileError(f"{path}: not a readable HDF5 file ({exc})") from None
-    for k, v in attrs.items():
-        if isinstance(v, bytes):
-            attrs[k] = v.decode()
+    except IsADirectoryError:
+        raise PdbFileError(f"{path}: is a folder, not a PDB file") from None
+    except Exception as exc:  # h5py raises OSError, RuntimeError, KeyError ... on damage
+        raise PdbFileError(f"{path}: not a readable HDF5 PDB file ({exc})") from None
+    attrs: dict[str, Any] = {}
+    for name, kind in _ATTRIBUTE_KINDS.items():
+        if name not in raw:
+            raise PdbFileError(f"{path}: the attribute {name!r} is missing; rebuild the file")
+        attrs[name] = _attribute(path, name, raw[name], kind)
+    for name in ("build_seconds", "package_version"):
+        if name in raw:
+            attrs[name] = raw[name].item() if np.ndim(raw[name]) == 0 and hasattr(
+                raw[name], "item") else raw[name]
+    if len(shape) != 1 or dtype != np.uint8:
+        raise PdbFileError(f"{path}: 'distances' is {dtype} of shape {shape}, not one byte "
+                           f"per entry in one row; rebuild the file")
+    attrs["shape"] = shape
     return attrs
 
 
-def load_pdb(path: str | Path, expected: PdbSpec) -> tuple[np.ndarray, dict[str, Any]]:
-    """Load a table, refusing a file made for something else or corrupted."""
+def _attribute(path: Path, name: str, value: Any, kind: type) -> Any:
+    """``value`` as ``kind``, or PdbFileError naming the attribute."""
+    if kind is np.ndarray:
+        if isinstance(value, np.ndarray) and value.ndim == 1 and value.shape[0] == 256 \
+                and np.issubdtype(value.dtype, np.integer):
+            return value.astype(np.int64)
+    elif kind is int:
+        if np.ndim(value) == 0 and isinstance(value, (int, np.integer)) and not isinstance(
+                value, bool):
+            return int(value)
+    elif kind is str:
+        if isinstance(value, bytes):
+            try:
+                value = value.decode()
+            except UnicodeDecodeError:
+                pass
+        if isinstance(value, str):
+            return value
+    raise PdbFileError(f"{path}: the attribute {name!r} is not a valid {kind.__name__} "
+                       f"({_short(value)}); rebuild the file")
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "..."
+
+
+def load_pdb(path: str | Path, expected: PdbSpec,
+             verify: Callable[[np.ndarray], str | None] | None = None
+             ) -> tuple[np.ndarray, dict[str, Any]]:
+    """Load a table, refusing (:class:`PdbFileError`) a file made for
+    something else, damaged, or edited.
+
+    Every attribute that can be recomputed is: the entries, the checksum,
+    the maximum, the histogram and the fingerprint of the parameters.
+    ``verify(table)`` may add a check of the values themselves (the domain's
+    sampled consistency test); it returns what is wrong, or None.
+    """
     import h5py
 
     attrs = read_attributes(path)
-    if attrs.get("format_version") != FORMAT_VERSION:
-        raise PdbFileError(f"{path}: format version {attrs.get('format_version')}, "
+    if attrs["format_version"] != FORMAT_VERSION:
+        raise PdbFileError(f"{path}: format version {attrs['format_version']}, "
                            f"this program reads {FORMAT_VERSION}; rebuild it")
     for name in ("domain", "abstraction", "metric"):
-        if attrs.get(name) != getattr(expected, name):
-            raise PdbFileError(f"{path}: made for {name} {attrs.get(name)!r}, "
+        if attrs[name] != getattr(expected, name):
+            raise PdbFileError(f"{path}: made for {name} {attrs[name]!r}, "
                                f"not {getattr(expected, name)!r}")
-    params = json.loads(attrs.get("parameters", "{}"))
+    try:
+        params = json.loads(attrs["parameters"])
+    except ValueError:
+        params = None
+    if not isinstance(params, dict):
+        raise PdbFileError(f"{path}: the attribute 'parameters' is not a JSON object; "
+                           f"rebuild the file")
     wanted = json.loads(json.dumps(expected.parameters))
     if params != wanted:
         # name only what differs: a level fingerprint among ten fields is easy to miss
@@ -159,14 +217,30 @@ def load_pdb(path: str | Path, expected: PdbSpec) -> tuple[np.ndarray, dict[str,
         made = ", ".join(f"{k} {params.get(k)!r}" for k in keys)
         need = ", ".join(f"{k} {wanted.get(k)!r}" for k in keys)
         raise PdbFileError(f"{path}: made for {made}, not for {need}")
+    if attrs["fingerprint"] != expected.fingerprint:
+        raise PdbFileError(f"{path}: its fingerprint does not match its parameters; the "
+                           f"file was edited, rebuild it")
+    if attrs["shape"][0] != attrs["entries"]:
+        raise PdbFileError(f"{path}: {attrs['shape'][0]:,} entries stored, "
+                           f"{attrs['entries']:,} declared; rebuild it")
     try:
         with h5py.File(path, "r") as f:
             table = np.asarray(f["distances"][...], dtype=np.uint8)
-    except OSError as exc:
+    except Exception as exc:  # damaged chunks, truncated data
         raise PdbFileError(f"{path}: the data cannot be read ({exc}); rebuild it") from None
-    if table.shape[0] != attrs.get("entries") or checksum(table) != attrs.get("sha256"):
+    if checksum(table) != attrs["sha256"]:
         raise PdbFileError(f"{path}: the data do not match their checksum; the file is "
                            f"corrupt, rebuild it")
+    hist = histogram(table)
+    finite = np.flatnonzero(hist[:UNREACHABLE])
+    if not np.array_equal(hist, attrs["histogram"]) or \
+            attrs["maximum"] != (int(finite[-1]) if finite.size else 0):
+        raise PdbFileError(f"{path}: the values do not match the stored histogram and "
+                           f"maximum; the file was edited, rebuild it")
+    problem = verify(table) if verify is not None else None
+    if problem:
+        raise PdbFileError(f"{path}: {problem}; the file was edited or built wrongly, "
+                           f"rebuild it")
     return table, attrs
 
 
@@ -185,27 +259,59 @@ def find_or_build(spec: PdbSpec, filename: str,
                   build: Callable[[], tuple[np.ndarray, float]],
                   db_dir: str | Path | None = None, pdb_path: str | Path | None = None,
                   log: Callable[[str], None] | None = log_to_stderr,
-                  what: str = "PDB") -> np.ndarray:
+                  what: str = "PDB",
+                  verify: Callable[[np.ndarray], str | None] | None = None) -> np.ndarray:
     """The table of ``spec``: from ``pdb_path`` if given (refused if it does
     not match), else ``filename`` in the database folder (``db_dir``, else
     :func:`default_db_dir`), else made by ``build() -> (table, seconds)``
-    and saved there.  A file there that does not match is rebuilt.
-    ``log`` (None: silent) hears what is built; ``what`` names the table.
+    and saved there.  A file there that is refused is moved aside (renamed
+    ``NAME.refused-N``, so nothing the user made is lost) and rebuilt.
+    ``log`` (None: silent) hears what is built or moved; ``what`` names the
+    table; ``verify`` checks the values (see :func:`load_pdb`).
     """
     say = log or (lambda message: None)
     if pdb_path is not None:
-        table, _ = load_pdb(pdb_path, spec)
+        table, _ = load_pdb(pdb_path, spec, verify)
         return table
     folder = Path(db_dir) if db_dir is not None else default_db_dir()
     path = folder / filename
-    if path.exists():
-        try:
-            table, _ = load_pdb(path, spec)
-            return table
-        except PdbFileError as exc:
-            say(f"pdbsearch: {exc}; rebuilding it")
-    say(f"pdbsearch: building the {what} {path} ...")
-    table, seconds = build()
-    save_pdb(path, table, spec, seconds)
-    say(f"pdbsearch: built {path}: {table.shape[0]:,} entries in {seconds:.2f} s")
+    table = load_or_set_aside(path, spec, verify, say)
+    if table is None:
+        say(f"pdbsearch: building the {what} {path} ...")
+        table, seconds = build()
+        save_pdb(path, table, spec, seconds)
+        say(f"pdbsearch: built {path}: {table.shape[0]:,} entries in {seconds:.2f} s")
     return table
+
+
+def load_or_set_aside(path: Path, spec: PdbSpec,
+                      verify: Callable[[np.ndarray], str | None] | None,
+                      say: Callable[[str], None]) -> np.ndarray | None:
+    """The table in ``path`` if the file is there and passes every check;
+    None if it is absent, or refused (then it is renamed ``NAME.refused-N``,
+    so nothing the user made is lost, and ``say`` hears why)."""
+    if not path.exists():
+        return None
+    try:
+        table, _ = load_pdb(path, spec, verify)
+        return table
+    except PdbFileError as exc:
+        aside = _set_aside(path)
+        say(f"pdbsearch: {exc}")
+        say(f"pdbsearch: moved it to {aside.name}; building a new one")
+        return None
+
+
+def _set_aside(path: Path) -> Path:
+    """Rename a refused file to the first free ``NAME.refused-N``."""
+    n = 1
+    while True:
+        aside = path.with_name(f"{path.name}.refused-{n}")
+        if not aside.exists():
+            try:
+                os.replace(path, aside)
+            except OSError as exc:
+                raise PdbFileError(f"{path}: refused, and it cannot be moved aside "
+                                   f"({exc.strerror or exc}); remove it") from None
+            return aside
+        n += 1

@@ -8,14 +8,15 @@ on a puzzle.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from typing import Callable
 
-from ..errors import PdbsearchError
+from ..errors import PdbsearchError, ResourceLimit
 from ..puzzle import Puzzle
 from .bestfirst import BestFirstSearch
 from .bfs import BreadthFirstSearch
-from .driver import run_engine
+from .driver import run_engine, solved_at_start
 from .idastar import IterativeDeepeningSearch
 from .result import Limits, SearchResult, Status
 
@@ -96,10 +97,34 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
         raise PdbsearchError(f"{algo} is optimal only when every move costs 1; "
                              f"use astar (with heuristic zero for Dijkstra)")
     limits = limits or Limits()
+    if puzzle.start_is_goal():
+        return solved_at_start(puzzle, algo=algo, weight=weight,
+                               bound=spec.guarantee(puzzle, weight))
+    started = time.perf_counter()
+    try:
+        prepare(puzzle, limits, started)
+    except ResourceLimit as exc:
+        return SearchResult(status=Status.LIMIT, algo=algo, weight=weight, domain=puzzle.domain,
+                            metric=puzzle.metric, heuristic=puzzle.heuristic_name,
+                            stop_reason=exc.reason, note=str(exc),
+                            setup_seconds=time.perf_counter() - started)
+    setup_seconds = time.perf_counter() - started
+    if limits.time_seconds is not None:
+        # the time limit covers the whole solve: what the tables took is spent
+        limits = replace(limits, time_seconds=max(0.0, limits.time_seconds - setup_seconds))
     engine = spec.make(puzzle, weight, limits)
-    return run_engine(puzzle, engine, algo=algo, weight=weight,
-                      bound=spec.guarantee(puzzle, weight), limits=limits,
-                      progress=progress)
+    result = run_engine(puzzle, engine, algo=algo, weight=weight,
+                        bound=spec.guarantee(puzzle, weight), limits=limits,
+                        progress=progress)
+    result.setup_seconds = setup_seconds
+    return result
+
+
+def prepare(puzzle: Puzzle, limits: Limits, started: float) -> None:
+    """Obtain the puzzle's tables within the limits; raises ResourceLimit
+    when they stop it."""
+    deadline = None if limits.time_seconds is None else started + limits.time_seconds
+    puzzle.prepare(deadline, limits.memory_bytes())
 
 
 def explore(puzzle: Puzzle, limits: Limits | None = None,

@@ -15,9 +15,10 @@ import time
 
 from ..errors import IllegalMoveError, InternalError
 from ..interrupts import sigint_handler
+from ..machine import resident_bytes
 from ..puzzle import Puzzle
 from .common import (EXHAUSTED, EXPANDED, F_BOUND, F_LAST, GENERATED, NODES,
-                     RUNNING, SOLVED, evaluate_is_goal, expand_into, move_between,
+                     RUNNING, SOLVED, expand_into, move_between,
                      successor_buffers)
 from .result import Limits, SearchResult, Status
 
@@ -80,16 +81,13 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
     # time them apart, with a zero budget that does no search work, and
     # load the growth and path kernels too, so no search time is compile.
     t0 = time.perf_counter()
-    if evaluate_is_goal(puzzle.params, root):
-        code = SOLVED
-        result.compile_seconds = time.perf_counter() - t0
-        result.path_keys = [root]
-        return _finish(puzzle, engine, result, code, bound, 0.0, None, start_is_goal=True)
     engine.load_kernels()
     expand_into(puzzle.params, root, *successor_buffers(puzzle))  # rebuilds the path
     result.compile_seconds = time.perf_counter() - t0
 
-    memory_limit = limits.memory_bytes()
+    # The memory limit is the whole process's: the tables may grow into
+    # what the interpreter, numba and the pattern databases leave of it.
+    memory_limit = limits.memory_bytes() - resident_bytes()
     bar = _Progress(progress, engine.progress_label)
     # Start small: one expansion can cost milliseconds (a large Sokoban
     # level), and a limit is only checked between chunks.
@@ -129,7 +127,10 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
                 stop_reason = "time"
                 break
             if code != RUNNING:  # a request for more room
-                if engine.grow_nbytes(code) > memory_limit:
+                # Growth doubles the arrays it grows, the old ones live until
+                # the new are filled: the peak is the grown size plus the
+                # arrays it replaces, 2 x grown - now.
+                if 2 * engine.grow_nbytes(code) - engine.nbytes() > memory_limit:
                     stop_reason = "memory"
                     break
                 engine.grow(code)
@@ -141,23 +142,40 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
     return _finish(puzzle, engine, result, code, bound, seconds, stop_reason)
 
 
-def _finish(puzzle, engine, result, code, bound, seconds, stop_reason,
-            start_is_goal=False) -> SearchResult:
+def solved_at_start(puzzle: Puzzle, *, algo: str, weight: float,
+                    bound: float | None) -> SearchResult:
+    """The result of a puzzle whose start is a goal: no move, no search,
+    no table built (the independent checker still replays the empty
+    solution)."""
+    steps, cost = _replayed(puzzle, [], algo)
+    result = SearchResult(status=Status.SOLVED, algo=algo, weight=weight, domain=puzzle.domain,
+                          metric=puzzle.metric, heuristic=puzzle.heuristic_name, steps=steps,
+                          cost=cost, bound=bound, path_keys=[puzzle.initial_key()])
+    if bound == 1.0:
+        result.lower_bound = float(cost)
+    result.extra = puzzle.result_fields(result)
+    return result
+
+
+def _replayed(puzzle: Puzzle, codes, algo: str):
+    """``(steps, cost)`` of a solution replayed by the puzzle's independent
+    checker; a failure is our bug, never the user's input."""
+    try:
+        return puzzle.check_solution(codes)
+    except IllegalMoveError as exc:
+        raise InternalError(f"the solution {algo} found does not replay: {exc}") from exc
+
+
+def _finish(puzzle, engine, result, code, bound, seconds, stop_reason) -> SearchResult:
     result.seconds = seconds
     result.expanded = int(engine.stats[EXPANDED])
     result.generated = int(engine.stats[GENERATED])
     result.stored = int(engine.stats[NODES])
     result.memory_bytes = max(result.memory_bytes, engine.nbytes())
     if code == SOLVED:
-        keys = result.path_keys if start_is_goal else engine.solution_keys()
+        keys = engine.solution_keys()
         codes = [move_between(puzzle, a, b)[0] for a, b in zip(keys, keys[1:])]
-        # The independent checker replays the moves; a failure is our bug,
-        # never the user's input.
-        try:
-            steps, cost = puzzle.check_solution(codes)
-        except IllegalMoveError as exc:
-            raise InternalError(f"the solution {result.algo} found does not replay: "
-                                f"{exc}") from exc
+        steps, cost = _replayed(puzzle, codes, result.algo)
         result.status = Status.SOLVED
         result.steps = steps
         result.cost = cost

@@ -29,11 +29,17 @@ def default_memory_limit_mb() -> int:
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits; ``None`` means unlimited (memory: the default cap)."""
+    """Resource limits; ``None`` means unlimited (memory: the default cap).
+
+    ``time_seconds`` covers the whole solve (finding or building pattern
+    databases included); ``memory_mb`` the whole process (interpreter,
+    numba, pattern databases and the search's tables): the search stops
+    before growing its tables past it.
+    """
 
     time_seconds: float | None = None
     nodes: int | None = None          #: expanded nodes
-    memory_mb: int | None = None      #: peak memory of the search's tables
+    memory_mb: int | None = None      #: memory of the whole process
 
     def memory_bytes(self) -> int:
         """The memory limit in bytes (the default cap when unset)."""
@@ -71,7 +77,11 @@ class SearchResult:
     #: work on a busy machine hardly inflates it, so rates per core use it
     cpu_seconds: float = 0.0
     compile_seconds: float = 0.0      #: jit compile (or cache load) time
+    #: time spent obtaining the puzzle's tables (finding or building PDBs)
+    #: before the search; the time limit covers it
+    setup_seconds: float = 0.0
     stop_reason: str | None = None    #: "time", "nodes", "memory", "interrupted"
+    note: str | None = None           #: what a limit stopped, when it was not the search
     path_keys: list[Any] = field(default_factory=list, repr=False)
     #: the domain's own fields of the result (Sokoban: pushes, steps, lurd)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -115,5 +125,7 @@ class SearchResult:
             "seconds": round(self.seconds, 6),
             "cpu_seconds": round(self.cpu_seconds, 6),
             "compile_seconds": round(self.compile_seconds, 6),
+            "setup_seconds": round(self.setup_seconds, 6),
+            "note": self.note,
             **self.extra,
         }

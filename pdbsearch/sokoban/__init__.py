@@ -19,12 +19,12 @@ from pdbsearch.sokoban.formats import (FORMATS, detect_format, format_xsb,
                                        format_xsb_collection, load_levels,
                                        parse_levels, parse_push,
                                        parse_seed002, parse_xsb_collection,
-                                       select_level)
+                                       read_level, select_level)
 from pdbsearch.sokoban.model import DIRECTIONS, MAX_BOXES, MAX_SIDE, Level
 
 __all__ = [
     "DIRECTIONS", "FORMATS", "MAX_BOXES", "MAX_SIDE", "Level", "check_solution",
     "detect_format", "format_xsb", "format_xsb_collection", "load_levels",
     "parse_levels", "parse_push", "parse_seed002", "parse_xsb_collection",
-    "replay_lurd", "select_level",
+    "read_level", "replay_lurd", "select_level",
 ]

@@ -242,13 +242,15 @@ def fill_areas(params, table):
             occ[params.pat_cell[idx[i]]] = 0
 
 
-def build_pattern_table(level: Level, k: int, progress: bool = False
-                        ) -> tuple[np.ndarray, float]:
-    """The k-box table of a level; returns (table, build seconds)."""
+def build_pattern_table(level: Level, k: int, progress: bool = False,
+                        deadline: float | None = None) -> tuple[np.ndarray, float]:
+    """The k-box table of a level; returns (table, build seconds).  Past
+    ``deadline`` it stops with :class:`~pdbsearch.errors.ResourceLimit`."""
     params = pattern_params(level, k)
     size = table_entries(params.n_cells, params.n_player, k)
     table, seconds, _ = build_table(params, size, 4 * k, workspace_size(params),
-                                    progress=progress, label=f"PDB {k} box(es)")
+                                    progress=progress, label=f"{k}-box pattern table",
+                                    deadline=deadline)
     start = time.perf_counter()
     fill_areas(params, table)
     return table, seconds + time.perf_counter() - start

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..errors import PdbsearchError
-from .formats import detect_format, parse_levels, select_level
+from .formats import detect_format, parse_levels, read_level
 from .puzzle import Rules, SokobanPuzzle
 
 
@@ -27,12 +27,14 @@ def load(text: str, source: str, *, level: int | str | None = None, metric: str 
     ``grouping`` tune the ``pdb`` heuristic (see :class:`SokobanPuzzle`).
     """
     fmt = format or detect_format(text)
-    levels = parse_levels(text, source, fmt)
     options = dict(metric=metric, heuristic=heuristic, rules=rules or Rules(), db_dir=db_dir,
                    pdb_path=pdb, pattern_boxes=pattern_boxes, grouping=grouping, log=log)
     if fmt == "push" and level is None:
+        levels = parse_levels(text, source, fmt)
         if pdb is not None and len(levels) > 1:
             raise PdbsearchError("a PDB file is made for one map; pick it with the level option")
         return [SokobanPuzzle(one, **options) for one in levels]
-    chosen = select_level(levels, level if level is not None else 1, source)
+    # Only the chosen level is parsed and checked: level N of a large
+    # collection starts at once.
+    chosen = read_level(text, source, level if level is not None else 1, fmt)
     return SokobanPuzzle(chosen, **options)

@@ -18,6 +18,8 @@ with the source name and the 1-based line and column of the problem.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from itertools import islice
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -93,8 +95,10 @@ class _Block:
         self.title: str | None = None
 
 
-def _parse_grid_collection(text: str, source: str, legend: dict[str, int],
-                           wall: str, name: str) -> list[Level]:
+def _grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name: str,
+                 first_line: int = 1) -> list[_Block]:
+    """The boards of a grid text (rows checked, titles attached), unbuilt;
+    ``first_line`` is the number of the text's first line in its file."""
     blocks: list[_Block] = []
     current: _Block | None = None      # board whose rows are being read
     previous: _Block | None = None     # board just above (only metadata since)
@@ -108,7 +112,7 @@ def _parse_grid_collection(text: str, source: str, legend: dict[str, int],
         else:
             pending_title = title
 
-    for number, raw in enumerate(_lines(text), start=1):
+    for number, raw in enumerate(_lines(text), start=first_line):
         line = raw.rstrip()
         if not line:
             # A blank line ends the board and the paragraph; a title that
@@ -137,6 +141,12 @@ def _parse_grid_collection(text: str, source: str, legend: dict[str, int],
             # A plain comment (say "; 12") or free text separates a board
             # from what follows: a later title belongs to the next board.
             previous = None
+    return blocks
+
+
+def _parse_grid_collection(text: str, source: str, legend: dict[str, int],
+                           wall: str, name: str) -> list[Level]:
+    blocks = _grid_blocks(text, source, legend, wall, name)
     if not blocks:
         raise PuzzleFormatError(f"no {name} level found", source=source)
     return [_grid_level(b, legend, source) for b in blocks]
@@ -284,9 +294,17 @@ def _tokens(line: str) -> list[tuple[int, str]]:
     return [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", line)]
 
 
+#: Most digits a Push!! integer may have (far beyond any valid size).
+_MAX_DIGITS = 6
+
+
 def _int_token(tok: str, col: int, line: int, source: str, what: str) -> int:
-    if not re.fullmatch(r"[+-]?\d+", tok):
-        raise PuzzleFormatError(f"{what} must be an integer, found {tok!r}",
+    if not re.fullmatch(r"[+-]?[0-9]+", tok):
+        shown = tok if len(tok) <= 20 else tok[:20] + "..."
+        raise PuzzleFormatError(f"{what} must be an integer, found {shown!r}",
+                                source=source, line=line, column=col)
+    if len(tok.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
+        raise PuzzleFormatError(f"{what} has {len(tok)} digits: far too large",
                                 source=source, line=line, column=col)
     return int(tok)
 
@@ -341,19 +359,22 @@ def detect_format(text: str) -> str:
     with board rows made of seed 002 characters that use ``*`` walls and
     contain ``o``, ``%`` or ``G``, and no ``#`` or ``$`` anywhere in its
     rows, is seed 002.  Anything else is XSB (whose parser then reports
-    what is wrong, if anything).
+    what is wrong, if anything).  One regular-expression scan of each kind:
+    quick on large files.
     """
-    lines = [line.rstrip() for line in _lines(text)]
-    content = [line for line in lines if line.strip()]
-    if content and re.fullmatch(r"\s*\d+\s+\d+\s*", content[0]):
+    first = _FIRST_CONTENT.search(text.lstrip("\ufeff"))
+    if first and re.fullmatch(r"\s*\d+\s+\d+\s*", first.group()):
         return "push"
-    rows = [line for line in content
-            if not line.lstrip().startswith(";") and not _METADATA.match(line)]
-    seed_like = any("*" in row and set(row) & set("o%G")
-                    and all(ch in _SEED002_LEGEND for ch in row)
-                    for row in rows)
-    xsb_like = any("#" in row or "$" in row for row in rows)
-    return "seed002" if seed_like and not xsb_like else "xsb"
+    if _XSB_HINT.search(text):
+        return "xsb"
+    return "seed002" if _SEED002_ROW.search(text) else "xsb"
+
+
+_FIRST_CONTENT = re.compile(r"^[^\S\n]*\S.*$", re.M)
+#: a content line (not a ; comment, not Key: metadata)
+_CONTENT = r"^(?![^\S\n]*;)(?![^\S\n]*[A-Za-z][A-Za-z0-9 _-]*?[^\S\n]*:)"
+_XSB_HINT = re.compile(_CONTENT + r"[^\n]*[#$]", re.M)
+_SEED002_ROW = re.compile(_CONTENT + r"(?=[^\n]*\*)(?=[^\n]*[o%G])[*. %oG@+]+[^\S\n]*$", re.M)
 
 
 _PARSERS = {"xsb": parse_xsb_collection, "push": parse_push,
@@ -420,6 +441,151 @@ def select_level(levels: Sequence[Level], spec: int | str,
             f"{len(matches)} levels are titled {spec!r} (numbers {numbers}); "
             "select one by number", source=source)
     return levels[matches[0]]
+
+
+def read_level(text: str, source: str, spec: int | str = 1, fmt: str | None = None) -> Level:
+    """Level ``spec`` (1-based number or title, as :func:`select_level`) of
+    a collection, building and checking that level only.
+
+    On a large XSB or seed 002 collection the boards are found by one
+    regular-expression scan instead of being parsed one by one, and only the
+    paragraph holding the chosen one goes through the parser, so level N of
+    a 10 MB file is read in a fraction of a second.  Texts the fast scan
+    cannot read exactly as the parser does (non-ASCII, unusual line breaks)
+    and Push!! maps take the full parse.
+    """
+    fmt = detect_format(text) if fmt is None else fmt
+    if fmt in _GRID_FORMATS:
+        lazy = _LazyGrid.of(text, source, fmt)
+        if lazy is not None:
+            return lazy.select(spec)
+    return select_level(parse_levels(text, source, fmt), spec, source)
+
+
+#: (legend, wall character, name) of the grid formats.
+_GRID_FORMATS = {"xsb": (_XSB_LEGEND, "#", "XSB"),
+                 "seed002": (_SEED002_LEGEND, "*", "seed 002")}
+#: Characters the fast scan does not follow exactly (line breaks of
+#: str.splitlines other than \n, whitespace of str.rstrip other than blanks and tabs).
+_SLOW_CHARS = "\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def _row_pattern(legend: dict[str, int], wall: str) -> str:
+    """A regular expression matching exactly the lines :func:`_is_board_row`
+    accepts (ASCII text, ``\n`` line breaks, trailing blanks and tabs)."""
+    chars = re.escape("".join(legend))
+    solid = re.escape("".join(ch for ch in legend if ch != " "))
+    return (r"^(?![ \t]*;)(?![ \t]*[A-Za-z][A-Za-z0-9 _-]*[ \t]*:)"
+            rf"(?:[^\n]*{re.escape(wall)}[^\n]*|[{chars}]*[{solid}][ \t]*)$")
+
+
+class _LazyGrid:
+    """One regular-expression scan of a grid collection: where each board starts."""
+
+    _runs: dict[str, re.Pattern] = {}
+
+    def __init__(self, text: str, source: str, fmt: str):
+        self.text, self.source, self.fmt = text, source, fmt
+        self.legend, self.wall, self.name = _GRID_FORMATS[fmt]
+        if fmt not in self._runs:
+            row = _row_pattern(self.legend, self.wall)
+            self._runs[fmt] = re.compile(rf"(?:{row}(?:\n|\Z))+", re.M)
+        self.runs = self._runs[fmt]
+
+    @classmethod
+    def of(cls, text: str, source: str, fmt: str) -> "_LazyGrid | None":
+        """The scanner of ``text``, or None when only the full parse reads it exactly."""
+        text = text.lstrip("\ufeff")
+        if not text.isascii():
+            return None
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+        if any(ch in text for ch in _SLOW_CHARS):   # str.find: much quicker than a regex
+            return None
+        return cls(text, source, fmt)
+
+    def line_of(self, pos: int) -> int:
+        """The 1-based line number of a position in the text."""
+        return self.text.count("\n", 0, pos) + 1
+
+    def paragraph(self, pos: int) -> tuple[int, int]:
+        """``(begin, end)`` of the paragraph (lines between blank lines)
+        around the position ``pos``."""
+        text = self.text
+        begin = text.rfind("\n", 0, pos) + 1
+        while begin > 0:
+            prev = text.rfind("\n", 0, begin - 1) + 1
+            if not text[prev:begin - 1].strip(" \t"):
+                break
+            begin = prev
+        blank = _BLANK_LINE.search(text, pos)
+        return begin, blank.start() if blank else len(text)
+
+    def levels_of_paragraph(self, begin: int, end: int) -> dict[int, Level]:
+        """The levels of a paragraph, by the line number of their first row
+        (the exact parser, on that paragraph only)."""
+        blocks = _grid_blocks(self.text[begin:end], self.source, self.legend, self.wall,
+                              self.name, first_line=self.line_of(begin))
+        return {b.rows[0][0]: _grid_level(b, self.legend, self.source) for b in blocks}
+
+    def build(self, start: int) -> Level:
+        """The level whose first board row is at position ``start``."""
+        return self.levels_of_paragraph(*self.paragraph(start))[self.line_of(start)]
+
+    def select(self, spec: int | str) -> Level:
+        """The level of a number or title (errors as :func:`select_level`)."""
+        if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
+            number = int(spec)
+            if number >= 1:
+                match = next(islice(self.runs.finditer(self.text), number - 1, None), None)
+                if match is not None:
+                    return self.build(match.start())
+            total = sum(1 for _ in self.runs.finditer(self.text))
+            if total == 0:
+                raise PuzzleFormatError(f"no {self.name} level found", source=self.source)
+            raise PuzzleFormatError(f"level {number} does not exist: the file has "
+                                    f"{_levels(total)} (numbered 1 to {total})",
+                                    source=self.source)
+        return self._by_title(spec)
+
+    def _by_title(self, spec: str) -> Level:
+        """The level titled ``spec``: only the paragraphs holding a line
+        that mentions it go through the parser."""
+        starts = [m.start() for m in self.runs.finditer(self.text)]
+        if not starts:
+            raise PuzzleFormatError(f"no {self.name} level found", source=self.source)
+        wanted = spec.strip().casefold()
+        titled: list[tuple[int, Level]] = []    # (number, level)
+        done: set[int] = set()
+        for match in re.finditer(r"^.*$", self.text, re.M):
+            if wanted not in match.group().casefold() or "title" not in match.group().lower():
+                continue
+            begin, end = self.paragraph(match.start())
+            if begin in done:
+                continue
+            done.add(begin)
+            levels = self.levels_of_paragraph(begin, end)
+            for index in range(bisect_left(starts, begin), bisect_left(starts, end)):
+                level = levels[self.line_of(starts[index])]
+                if level.title is not None and level.title.strip().casefold() == wanted:
+                    titled.append((index + 1, level))
+        matches = [(n, lv) for n, lv in titled if lv.title == spec] or titled
+        if not matches:
+            raise PuzzleFormatError(f"no level titled {spec!r} among the file's "
+                                    f"{_levels(len(starts))}", source=self.source)
+        if len(matches) > 1:
+            numbers = ", ".join(str(n) for n, _ in sorted(matches, key=lambda m: m[0]))
+            raise PuzzleFormatError(
+                f"{len(matches)} levels are titled {spec!r} (numbers {numbers}); "
+                "select one by number", source=self.source)
+        return matches[0][1]
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*(?:\n|\Z)")
+
+
+def _levels(count: int) -> str:
+    return f"{count} level{'s' if count != 1 else ''}"
 
 
 # -- writing ------------------------------------------------------------------

@@ -74,11 +74,9 @@ class SokobanPuzzle(Puzzle):
         grouping = GROUPINGS.check(grouping)
         if pattern_boxes is not None and not 1 <= pattern_boxes <= 4:
             raise PdbsearchError(f"patterns of {pattern_boxes} boxes: choose from 1 to 4")
-        if heuristic == "pdb" and patterns is None:
-            from .database import MAX_K, obtain_patterns
-            patterns = obtain_patterns(level, pattern_boxes or MAX_K, db_dir, pdb_path,
-                                       log=log)
         self.patterns = patterns if heuristic == "pdb" else None
+        self.pattern_boxes = pattern_boxes
+        self._pdb_source = dict(db_dir=db_dir, pdb_path=pdb_path, log=log)
         self.grouping = grouping
         self.level = level
         self.metric = metric
@@ -87,29 +85,41 @@ class SokobanPuzzle(Puzzle):
         self.unit_costs = metric == "pushes"
         self.rules = rules
         self.max_successors = 4 * len(level.boxes)
-        self._build_params()
+        self._build_layout()
 
     # -- tables -----------------------------------------------------------
 
-    def _build_params(self) -> None:
-        level, rules = self.level, self.rules
+    def _build_layout(self) -> None:
+        """The region, the dead squares and the key layout: what keys need."""
+        level = self.level
         n_grid = level.width * level.height
-        region = region_cells(level)
-        dist = pull_distances(level, region)
-        dead = dead_square_mask(dist, n_grid)
-        inside = np.zeros(n_grid, dtype=np.uint8)
-        inside[region] = 1
-        dead &= inside
+        self.region = region_cells(level)
+        self.dist = pull_distances(level, self.region)
+        dead = dead_square_mask(self.dist, n_grid)
+        self.inside = np.zeros(n_grid, dtype=np.uint8)
+        self.inside[self.region] = 1
+        dead &= self.inside
+        self.dead = dead
         self.dead_squares = frozenset(np.flatnonzero(dead).tolist())
         # A box never stands on a dead square once they are pruned (except
         # where it starts), so those cells need no bit in the key.
-        if rules.dead_squares:
-            box_cells = [c for c in region if not dead[c] or c in level.boxes]
+        if self.rules.dead_squares:
+            box_cells = [c for c in self.region if not dead[c] or c in level.boxes]
         else:
-            box_cells = region
-        layout = KeyLayout.build(region, box_cells)
-        self.layout = layout
-        self.key_words = layout.words
+            box_cells = self.region
+        self.layout = KeyLayout.build(self.region, box_cells)
+        self.key_words = self.layout.words
+
+    def make_params(self, deadline: float | None, memory_limit: int | None) -> SokobanParams:
+        """The kernels' params; the ``pdb`` heuristic's pattern tables are
+        found or built here (see :meth:`~pdbsearch.puzzle.Puzzle.prepare`)."""
+        level, rules, layout = self.level, self.rules, self.layout
+        n_grid = level.width * level.height
+        if self.heuristic_name == "pdb" and self.patterns is None:
+            from .database import MAX_K, obtain_patterns
+            self.patterns = obtain_patterns(level, self.pattern_boxes or MAX_K,
+                                            deadline=deadline, memory_limit=memory_limit,
+                                            **self._pdb_source)
         goal = np.zeros(n_grid, dtype=np.uint8)
         goal[sorted(level.goals)] = 1
         box_bit = np.full(n_grid, -1, dtype=np.int32)
@@ -121,26 +131,33 @@ class SokobanPuzzle(Puzzle):
             box_mask[i >> 6] |= np.uint64(1 << (i & 63))
         goal_mask = layout.encode(level.goals, 0)
         n_boxes = len(level.boxes)
-        tunnel = tunnel_axes(level, region) if rules.tunnels else np.zeros(n_grid, np.int8)
+        tunnel = tunnel_axes(level, self.region) if rules.tunnels else np.zeros(n_grid, np.int8)
         goal_cells = np.array(sorted(level.goals), dtype=np.int32)
         deltas = grid_deltas(level.width)
-        aware, side_comp, side_dist = player_aware_tables(inside, region, goal_cells, deltas,
-                                                          player_index)
-        self.params = SokobanParams(
+        aware, side_comp, side_dist = player_aware_tables(self.inside, self.region, goal_cells,
+                                                          deltas, player_index)
+        # Without pattern tables (a one-box level) the pdb bound is the matching.
+        bound = "matching" if self.heuristic_name == "pdb" and self.patterns is None \
+            else self.heuristic_name
+        return SokobanParams(
             width=level.width, metric=METRICS.code(self.metric),
-            heuristic=HEURISTICS.code(self.heuristic_name), incremental=1,
+            heuristic=HEURISTICS.code(bound), incremental=1,
             freeze=int(rules.freeze), corral=int(rules.corral), tunnels=int(rules.tunnels),
             n_boxes=n_boxes, player_shift=layout.player_shift,
-            inside=inside, goal=goal,
-            dead=dead if rules.dead_squares else np.zeros(n_grid, np.uint8),
+            inside=self.inside, goal=goal,
+            dead=self.dead if rules.dead_squares else np.zeros(n_grid, np.uint8),
             tunnel=tunnel, box_bit=box_bit,
             bit_cell=np.array(layout.box_cells, dtype=np.int32),
             player_index=player_index, index_cell=np.array(layout.region, dtype=np.int32),
-            box_mask=box_mask, goal_mask=goal_mask, dist=dist,
-            nearest=dist.min(axis=0).astype(np.int32), aware=int(aware),
+            box_mask=box_mask, goal_mask=goal_mask, dist=self.dist,
+            nearest=self.dist.min(axis=0).astype(np.int32), aware=int(aware),
             goal_cells=goal_cells, side_comp=side_comp, side_dist=side_dist, deltas=deltas,
             patterns=self._pattern_params(n_grid),
             work=work_arrays(n_grid, n_boxes, self._candidate_groups(n_boxes)))
+
+    def start_is_goal(self) -> bool:
+        """True when every box starts on a goal."""
+        return self.level.is_solved()
 
     def _pattern_params(self, n_grid: int) -> PatternBoundParams:
         """The pattern tables as the bound reads them (placeholders without)."""
@@ -248,6 +265,8 @@ class SokobanPuzzle(Puzzle):
         heuristic = self.heuristic_name
         if self.patterns is not None:
             heuristic += f" (patterns of 1-{self.patterns.k} boxes, {self.grouping})"
+        elif self.heuristic_name == "pdb" and self._params is not None:
+            heuristic += " (one box: the matching is exact, no pattern tables)"
         return (f"sokoban{title} {lv.width}x{lv.height}, {boxes}, "
                 f"{self.metric} metric, heuristic {heuristic}, "
                 f"rules {self.rules.describe()}")
