@@ -48,6 +48,11 @@ class Rules:
     diagonal: bool = True       #: prune closed diagonal deadlocks
     learning: bool = True       #: learn deadlock patterns by local searches
 
+    @classmethod
+    def none(cls) -> Rules:
+        """Every rule switched off."""
+        return cls(**{f.name: False for f in fields(cls)})
+
     def names(self) -> list[str]:
         """The names of the rules switched on."""
         return [f.name.replace("_", "-") for f in fields(self) if getattr(self, f.name)]
