@@ -156,6 +156,11 @@ class Puzzle(ABC):
     key_words: int = 1
     max_successors: int = 1
 
+    def prepare(self, algo: str, weight: float) -> None:
+        """Called by :func:`pdbsearch.search.solve` before a search with the
+        algorithm chosen; a domain may tune its kernels' params for it
+        (Sokoban learns deadlocks only where that pays).  Nothing by default."""
+
     @abstractmethod
     def initial_key(self) -> np.ndarray:
         """The start state as a ``uint64[key_words]`` array."""

@@ -49,6 +49,7 @@ ABLATIONS = [
     ("no tunnel macros", {"rules": Rules(tunnel_macros=False)}),
     ("no closed diagonals", {"rules": Rules(diagonal=False)}),
     ("no learned deadlocks", {"rules": Rules(learning=False)}),
+    ("learned deadlocks with any algorithm", {"rules": Rules(learning=True)}),
     ("none of macros, diagonals, learning", {"rules": Rules(tunnel_macros=False, diagonal=False,
                                                              learning=False)}),
     ("simple bound (no matching)", {"heuristic": "simple"}),
@@ -185,6 +186,9 @@ def main(argv=None) -> int:
     parser.add_argument("--without", default="", metavar="RULE,...",
                         help="switch these rules off in the main run (names as in "
                              "Rules: tunnel_macros, diagonal, learning, freeze, ...)")
+    parser.add_argument("--with", dest="with_", default="", metavar="RULE,...",
+                        help="force these rules on in the main run (e.g. learning, which "
+                             "is otherwise left to the algorithm)")
     parser.add_argument("--ablations", default="", metavar="NAME,...",
                         help="run only the ablations whose names contain one of these "
                              "words (default: all)")
@@ -211,6 +215,7 @@ def main(argv=None) -> int:
         levels = levels[:args.first]
     algo = "wastar" if args.weight is not None else args.algo
     off = {name.strip(): False for name in args.without.split(",") if name.strip()}
+    off.update({name.strip(): True for name in args.with_.split(",") if name.strip()})
     base = RunOptions(algo=algo, weight=args.weight or 1.0, time_limit=args.time_limit,
                       metric=args.metric, heuristic=args.heuristic, rules=Rules(**off))
     info = machine_info()

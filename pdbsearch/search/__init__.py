@@ -96,6 +96,7 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
         raise PdbsearchError(f"{algo} is optimal only when every move costs 1; "
                              f"use astar (with heuristic zero for Dijkstra)")
     limits = limits or Limits()
+    puzzle.prepare(algo, weight)
     engine = spec.make(puzzle, weight, limits)
     return run_engine(puzzle, engine, algo=algo, weight=weight,
                       bound=spec.guarantee(puzzle, weight), limits=limits,

@@ -46,7 +46,9 @@ class Rules:
     tunnels: bool = True        #: one-way tunnel pruning
     tunnel_macros: bool = True  #: push a box through a one-way tunnel in one move (pushes)
     diagonal: bool = True       #: prune closed diagonal deadlocks
-    learning: bool = True       #: learn deadlock patterns by local searches
+    #: learn deadlock patterns by local searches; None (auto): only for the
+    #: searches where it pays (weighted A* and greedy, see :meth:`SokobanPuzzle.prepare`)
+    learning: bool | None = None
 
     @classmethod
     def none(cls) -> Rules:
@@ -54,8 +56,16 @@ class Rules:
         return cls(**{f.name: False for f in fields(cls)})
 
     def names(self) -> list[str]:
-        """The names of the rules switched on."""
-        return [f.name.replace("_", "-") for f in fields(self) if getattr(self, f.name)]
+        """The names of the rules switched on (``learning-auto`` when that
+        is left to the algorithm)."""
+        names = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                names.append(f.name.replace("_", "-") + "-auto")
+            elif value:
+                names.append(f.name.replace("_", "-"))
+        return names
 
     def describe(self) -> str:
         """The rules switched on, as ``dead-squares+freeze+...`` (or ``none``)."""
@@ -157,9 +167,10 @@ class SokobanPuzzle(Puzzle):
             goal_cells=goal_cells, side_comp=side_comp, side_dist=side_dist, deltas=deltas,
             patterns=self._pattern_params(n_grid),
             work=work_arrays(n_grid, n_boxes, self._candidate_groups(n_boxes)),
-            learning=int(rules.learning),
-            learned=pattern_store(layout.words, len(region), rules.learning),
-            learn=learn_work(n_grid, n_boxes, layout.words, len(region), rules.learning))
+            learning=int(bool(rules.learning)),
+            learned=pattern_store(layout.words, len(region), rules.learning is not False),
+            learn=learn_work(n_grid, n_boxes, layout.words, len(region),
+                             rules.learning is not False))
 
     def _pattern_params(self, n_grid: int) -> PatternBoundParams:
         """The pattern tables as the bound reads them (placeholders without)."""
@@ -178,6 +189,19 @@ class SokobanPuzzle(Puzzle):
         if self.patterns is None:
             return 1
         return n_boxes * (n_boxes - 1) // 2 + 2 * self.GROUP_LIMIT + 1
+
+    #: algorithms for which learning pays when left to them (measured:
+    #: under A* the k-box pattern tables already catch what the local
+    #: searches prove, and learning only cost time; see docs/benchmarks.md)
+    LEARNING_ALGORITHMS = ("wastar", "greedy")
+
+    def prepare(self, algo: str, weight: float) -> None:
+        """Switch the learning of deadlock patterns on or off for ``algo``
+        when the rules leave it to the algorithm (``learning=None``)."""
+        if self.rules.learning is None:
+            on = int(algo in self.LEARNING_ALGORITHMS)
+            if on != self.params.learning:
+                self.params = self.params._replace(learning=on)
 
     # -- keys -------------------------------------------------------------
 

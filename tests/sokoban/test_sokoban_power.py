@@ -207,7 +207,8 @@ def test_learned_patterns_are_dead_by_the_oracle(number):
 def test_learning_keeps_the_optimum(number):
     level = microban(number)
     learning = SokobanPuzzle(level, heuristic="matching",
-                             rules=replace(Rules(), tunnel_macros=False, diagonal=False))
+                             rules=replace(Rules(), tunnel_macros=False, diagonal=False,
+                                           learning=True))
     plain = SokobanPuzzle(level, heuristic="matching", rules=replace(
         Rules(), tunnel_macros=False, diagonal=False, learning=False))
     a = solve(learning, "astar")
@@ -229,3 +230,15 @@ def test_a_learned_pattern_prunes_the_state_it_came_from():
                 assert evaluate_heuristic(p, key) == DEAD
                 return
     pytest.fail("nothing learned")
+
+
+def test_learning_left_to_the_algorithm_is_on_for_weighted_searches_only():
+    puzzle = SokobanPuzzle(microban(36), heuristic="matching")
+    assert puzzle.rules.learning is None and "learning-auto" in puzzle.describe()
+    result = solve(puzzle, "wastar", 2.0)
+    assert puzzle.params.learning == 1 and result.status is Status.SOLVED
+    solve(puzzle, "astar")
+    assert puzzle.params.learning == 0
+    forced = SokobanPuzzle(microban(36), heuristic="matching", rules=Rules(learning=False))
+    solve(forced, "greedy")
+    assert forced.params.learning == 0
