@@ -62,10 +62,10 @@ def new_store(key_words: int, player_values: int,
 
 
 @nb.njit(cache=True, inline="always")
-def _covers(row, key):
-    """Every bit of ``row`` is set in ``key``."""
+def _covers(row, key, mask):
+    """Every bit of ``row`` is set in ``key & mask``."""
     for w in range(row.shape[0]):
-        if (key[w] & row[w]) != row[w]:
+        if (key[w] & mask[w] & row[w]) != row[w]:
             return False
     return True
 
@@ -85,7 +85,7 @@ def learned_match(store, key, piece_mask, player):
             word &= word - _ONE
             q = store.head[bit]
             while q >= 0:
-                if (store.region[q, pw] & pb) != 0 and _covers(store.bits[q], key):
+                if (store.region[q, pw] & pb) != 0 and _covers(store.bits[q], key, piece_mask):
                     store.info[HITS] += 1
                     return True
                 q = store.next[q]
