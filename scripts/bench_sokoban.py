@@ -172,6 +172,9 @@ def main(argv=None) -> int:
                         help="level collection (default Microban)")
     parser.add_argument("--time-limit", type=float, default=60.0,
                         help="seconds per level (default 60)")
+    parser.add_argument("--node-limit", type=int, default=None, metavar="N",
+                        help="also stop each level after N expansions (a budget that does "
+                             "not depend on the machine's load)")
     parser.add_argument("--first", type=int, help="only the first N levels")
     parser.add_argument("--algo", default="astar", help="search algorithm (default astar)")
     parser.add_argument("--weight", type=float, default=None,
@@ -217,7 +220,8 @@ def main(argv=None) -> int:
     off = {name.strip(): False for name in args.without.split(",") if name.strip()}
     off.update({name.strip(): True for name in args.with_.split(",") if name.strip()})
     base = RunOptions(algo=algo, weight=args.weight or 1.0, time_limit=args.time_limit,
-                      metric=args.metric, heuristic=args.heuristic, rules=Rules(**off))
+                      metric=args.metric, heuristic=args.heuristic, rules=Rules(**off),
+                      node_limit=args.node_limit)
     info = machine_info()
     info["load_average_at_start"] = info.pop("load_average")
     print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
