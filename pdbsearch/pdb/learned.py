@@ -70,7 +70,7 @@ def _covers(row, key, mask):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def learned_match(store, key, piece_mask, player):
     """True when the state ``key`` (its piece bits are ``key & piece_mask``)
     with player index ``player`` matches a learned pattern."""

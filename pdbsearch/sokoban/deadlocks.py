@@ -214,6 +214,21 @@ def _closed_run(h, step, player, occ, inside, goal, width):
     return off_goal
 
 
+@nb.njit(cache=True, inline="always")
+def may_close_diagonal(t, player, occ, inside, width):
+    """The cheap first test of :func:`closed_diagonal_deadlock`: is one of
+    the eight neighbours of ``t`` a hole?  (Holes are rare, so most pushes
+    stop here, without a call.)"""
+    for k in range(8):
+        if k < 4:
+            h = t + (-1, 1, -width, width)[k]
+        else:
+            h = t + (-width - 1, -width + 1, width - 1, width + 1)[k - 4]
+        if _hole(h, player, occ, inside, width):
+            return True
+    return False
+
+
 @nb.njit(cache=True)
 def closed_diagonal_deadlock(t, player, occ, inside, goal, width):
     """True if the box just pushed to ``t`` (the player now at ``player``)

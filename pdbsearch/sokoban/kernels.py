@@ -12,7 +12,10 @@ not equivalent; the key then keeps the exact cell where the player stands
 
 **A successor** is one push the player can reach: move code
 ``box_cell * MOVE_BASE + direction`` (LURD order), cost 1 (pushes) or
-walk + 1 (moves, the walk being a shortest one).  The deadlock rules of
+walk + 1 (moves, the walk being a shortest one).  Under the pushes metric
+a push into a one-way tunnel goes on through it as one *tunnel macro*
+(:func:`_tunnel_run`): its cost is its number of pushes ``count``, its
+code adds ``(count - 1) * MACRO_BASE``.  The deadlock rules of
 :mod:`.deadlocks` are applied here, where the pushed box is known.
 
 **Params.**  :class:`SokobanParams` holds the level's static tables;
@@ -31,7 +34,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..puzzle import copy_key
 from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, closed_diagonal_deadlock,
-                        corral_restriction, freeze_deadlock, may_freeze, tunnel_restriction)
+                        corral_restriction, freeze_deadlock, may_close_diagonal, may_freeze,
+                        tunnel_restriction)
 from .tables import flood_smallest
 from .vocabulary import MOVES
 
@@ -305,7 +309,7 @@ def _pushes(p, w, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
                 w.counters[FROZEN] += 1
                 ok = not freeze_deadlock(t, occ, p.inside, p.goal, p.dead, width, w.frozen,
                                          w.counters[FROZEN], w.stack)
-            if ok and p.diagonal != 0:
+            if ok and p.diagonal != 0 and may_close_diagonal(t, t - step, occ, p.inside, width):
                 ok = not closed_diagonal_deadlock(t, t - step, occ, p.inside, p.goal, width)
             if ok:
                 if p.metric == MOVES:

@@ -342,18 +342,20 @@ def learn_from_child(p, key, t):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def is_learned_dead(p, key):
     """True when the Sokoban state ``key`` matches a learned deadlock pattern
     (the kernel other engines may call)."""
     return learned_match(p.learned, key, p.box_mask, p.player_index[player_of(p, key)])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def expand_and_learn(p, key, out_keys, out_costs, out_moves):
     """The successors of :func:`.kernels.expand`; with learning on, each
     child's cluster is then tried, within the budget (module doc), and
-    children that match a pattern are left for the heuristic to prune."""
+    children that match a pattern are left for the heuristic to prune.
+    Inlined into the engines, like the kernels it wraps: a call that hands
+    over the params tuple would count references to its every array."""
     n = expand(p, key, out_keys, out_costs, out_moves)
     if p.learning == 0:
         return n
