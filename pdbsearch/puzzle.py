@@ -187,6 +187,12 @@ class Puzzle(ABC):
         """True when the start position is solved (plain Python: no table
         is needed, or built, to tell)."""
 
+    def tune(self, algo: str, weight: float) -> None:
+        """Called by :func:`pdbsearch.search.solve` once :attr:`params` are
+        ready, with the algorithm chosen: a domain may set its kernels'
+        params for it (Sokoban learns deadlocks only where that pays).
+        Nothing by default."""
+
     @abstractmethod
     def initial_key(self) -> np.ndarray:
         """The start state as a ``uint64[key_words]`` array."""

@@ -16,6 +16,7 @@ also prints the tables for ``docs/benchmarks.md``.
     python scripts/bench_sokoban.py --metric moves --against none --ablation 0
     python scripts/bench_sokoban.py --levels microban2.txt --weight 2 --against none
     python scripts/bench_sokoban.py --first 20 --time-limit 5 --ablation 10
+    python scripts/bench_sokoban.py --against none --without tunnel_macros,diagonal,learning
 """
 
 from __future__ import annotations
@@ -45,9 +46,14 @@ ABLATIONS = [
     ("no freeze", {"rules": Rules(freeze=False)}),
     ("no corral", {"rules": Rules(corral=False)}),
     ("no tunnels", {"rules": Rules(tunnels=False)}),
+    ("no tunnel macros", {"rules": Rules(tunnel_macros=False)}),
+    ("no closed diagonals", {"rules": Rules(diagonal=False)}),
+    ("no learned deadlocks", {"rules": Rules(learning=False)}),
+    ("learned deadlocks with any algorithm", {"rules": Rules(learning=True)}),
+    ("none of macros, diagonals, learning", {"rules": Rules(tunnel_macros=False, diagonal=False,
+                                                             learning=False)}),
     ("simple bound (no matching)", {"heuristic": "simple"}),
-    ("no rules, simple bound", {"rules": Rules(False, False, False, False),
-                                "heuristic": "simple"}),
+    ("no rules, simple bound", {"rules": Rules.none(), "heuristic": "simple"}),
 ]
 
 
@@ -166,6 +172,9 @@ def main(argv=None) -> int:
                         help="level collection (default Microban)")
     parser.add_argument("--time-limit", type=float, default=60.0,
                         help="seconds per level (default 60)")
+    parser.add_argument("--node-limit", type=int, default=None, metavar="N",
+                        help="also stop each level after N expansions (a budget that does "
+                             "not depend on the machine's load)")
     parser.add_argument("--first", type=int, help="only the first N levels")
     parser.add_argument("--algo", default="astar", help="search algorithm (default astar)")
     parser.add_argument("--weight", type=float, default=None,
@@ -177,6 +186,15 @@ def main(argv=None) -> int:
                         help="heuristic of the comparison run, or none (default matching)")
     parser.add_argument("--grouping-levels", default="", metavar="N,N,...",
                         help="also compare greedy and static grouping on these levels")
+    parser.add_argument("--without", default="", metavar="RULE,...",
+                        help="switch these rules off in the main run (names as in "
+                             "Rules: tunnel_macros, diagonal, learning, freeze, ...)")
+    parser.add_argument("--with", dest="with_", default="", metavar="RULE,...",
+                        help="force these rules on in the main run (e.g. learning, which "
+                             "is otherwise left to the algorithm)")
+    parser.add_argument("--ablations", default="", metavar="NAME,...",
+                        help="run only the ablations whose names contain one of these "
+                             "words (default: all)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="levels at once (default 1: figures per core)")
     parser.add_argument("--ablation", type=int, default=40, metavar="N",
@@ -199,8 +217,11 @@ def main(argv=None) -> int:
     if args.first:
         levels = levels[:args.first]
     algo = "wastar" if args.weight is not None else args.algo
+    off = {name.strip(): False for name in args.without.split(",") if name.strip()}
+    off.update({name.strip(): True for name in args.with_.split(",") if name.strip()})
     base = RunOptions(algo=algo, weight=args.weight or 1.0, time_limit=args.time_limit,
-                      metric=args.metric, heuristic=args.heuristic)
+                      metric=args.metric, heuristic=args.heuristic, rules=Rules(**off),
+                      node_limit=args.node_limit)
     info = machine_info()
     info["load_average_at_start"] = info.pop("load_average")
     print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
@@ -241,7 +262,10 @@ def main(argv=None) -> int:
             picked = sorted(r.number for r in solved[:args.ablation])
         subset = [levels[n - 1] for n in picked]
         print(f"ablation levels ({args.ablation_pick}): {picked}", file=sys.stderr)
+        wanted = [w.strip() for w in args.ablations.split(",") if w.strip()]
         for name, change in ABLATIONS:
+            if wanted and name != "all rules" and not any(w in name for w in wanted):
+                continue
             options = replace(base, time_limit=args.ablation_limit, **change)
             print(f"ablation: {name} on {len(subset)} levels", file=sys.stderr)
             recs, stop = run_levels(subset, options, jobs=args.jobs, numbers=picked)

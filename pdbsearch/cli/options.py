@@ -114,6 +114,17 @@ def add_sokoban_options(parser: argparse.ArgumentParser) -> None:
                        help="no PI-corral pruning and corral deadlock detection")
     rules.add_argument("--no-tunnels", action="store_true",
                        help="no one-way tunnel pruning")
+    rules.add_argument("--no-tunnel-macros", action="store_true",
+                       help="push a box through a one-way tunnel one push at a time "
+                            "(macros are used under the pushes metric only)")
+    rules.add_argument("--no-diagonal", action="store_true",
+                       help="do not prune closed diagonal deadlocks")
+    learning = rules.add_mutually_exclusive_group()
+    learning.add_argument("--learning", action="store_true",
+                          help="learn deadlock patterns by small local searches with any "
+                               "algorithm (default: with wastar and greedy only)")
+    learning.add_argument("--no-learning", action="store_true",
+                          help="never learn deadlock patterns")
     patterns = parser.add_argument_group("sokoban pattern databases (--heuristic pdb)")
     patterns.add_argument("--pattern-boxes", type=positive_int, default=None, metavar="K",
                           help="largest pattern, 1 to 4 boxes (default: the largest whose "
@@ -125,7 +136,9 @@ def add_sokoban_options(parser: argparse.ArgumentParser) -> None:
 def rules(args: argparse.Namespace) -> Rules:
     """The Sokoban pruning rules the switches leave on."""
     return Rules(dead_squares=not args.no_dead_squares, freeze=not args.no_freeze,
-                 corral=not args.no_corral, tunnels=not args.no_tunnels)
+                 corral=not args.no_corral, tunnels=not args.no_tunnels,
+                 tunnel_macros=not args.no_tunnel_macros, diagonal=not args.no_diagonal,
+                 learning=True if args.learning else (False if args.no_learning else None))
 
 
 def sokoban_options(args: argparse.Namespace) -> dict:
@@ -134,7 +147,8 @@ def sokoban_options(args: argparse.Namespace) -> dict:
     options = {}
     if args.format is not None:
         options["format"] = args.format
-    if any((args.no_dead_squares, args.no_freeze, args.no_corral, args.no_tunnels)):
+    if any((args.no_dead_squares, args.no_freeze, args.no_corral, args.no_tunnels,
+            args.no_tunnel_macros, args.no_diagonal, args.learning, args.no_learning)):
         options["rules"] = rules(args)
     if args.pattern_boxes is not None:
         options["pattern_boxes"] = args.pattern_boxes

@@ -112,6 +112,7 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     if limits.time_seconds is not None:
         # the time limit covers the whole solve: what the tables took is spent
         limits = replace(limits, time_seconds=max(0.0, limits.time_seconds - setup_seconds))
+    puzzle.tune(algo, weight)
     engine = spec.make(puzzle, weight, limits)
     result = run_engine(puzzle, engine, algo=algo, weight=weight,
                         bound=spec.guarantee(puzzle, weight), limits=limits,

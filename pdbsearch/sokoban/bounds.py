@@ -18,6 +18,7 @@ import numpy as np
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
 from ..puzzle import DEAD
 from .kernels import BASE, ROWS, SEEN, decode_boxes, player_of
+from .learning import is_learned_dead
 from .matching import min_cost_matching, rematch_row
 from .tables import UNREACHABLE
 from .vocabulary import MOVES, PDB, SIMPLE, STATIC, ZERO
@@ -534,14 +535,17 @@ def _walk_to_push(p, boxes, n, player):
 @nb.njit(cache=True)
 def heuristic(p, key):
     """A lower bound on the cost left (admissible for both metrics), or
-    DEAD: a box that cannot reach any goal, no perfect box-goal matching,
-    or (``pdb``) a group of boxes that the pattern tables call dead.
+    DEAD: a learned deadlock pattern (:mod:`.learning`), a box that cannot
+    reach any goal, no perfect box-goal matching, or (``pdb``) a group of
+    boxes that the pattern tables call dead.
 
     The bounds the engines ask for in a row are mostly of siblings, which
     differ in one or two boxes, so the last matching is kept and updated in
     O(n²) per changed row (a row is unchanged when its box has the same
     cell and the same reachable sides) instead of being rebuilt in O(n³).
     """
+    if p.learning != 0 and is_learned_dead(p, key):
+        return DEAD
     if p.heuristic == ZERO:
         return 0
     w = p.work

@@ -38,6 +38,21 @@ wall), ``dead[c]`` is 1 on dead squares (all 0 when that rule is off).
   with no such legal push is a deadlock (any metric).  The argument holds
   for any union of corrals too; the union of all of them is tried as well,
   which catches a box that, pushed into a sealed area, cuts it in two.
+* **Closed diagonals** (:func:`closed_diagonal_deadlock`): a *hole* is an
+  empty cell, not the player's, whose four neighbours are boxes or walls;
+  a *closed diagonal* is a run of holes ``h1 .. hk`` (k >= 1) along a
+  diagonal whose two *caps* (the cells just beyond both ends) are boxes or
+  walls.  Its *structure boxes* are the boxes next to a hole and the caps.
+  If no hole is a goal and a structure box is off its goal, the position
+  is dead.  Proof (by induction on k): every push of a structure box goes
+  into a hole (a border cell has a hole or a cap on both of its axes, and
+  the player never stands in a hole; a cap cannot move before a border
+  cell does), and pushes elsewhere change nothing here.  If none ever
+  moves, the box off goal stays there.  The first one to move, X, lands
+  off goal in a hole ``hi`` and caps the holes on one side of it
+  (``h(i+1) .. hk`` or ``h1 .. h(i-1)``, whichever side X did not come
+  from): a shorter closed diagonal, dead by induction, or, when that side
+  is empty, a 2 x 2 block of boxes and walls with X off goal (frozen).
 * **Tunnels** (:func:`tunnel_restriction`): a box off goal on a one-way
   tunnel cell ``c`` (:func:`.tables.tunnel_axes`), with the player on one
   side, can first move only away from the player (the far side is cut off
@@ -148,6 +163,88 @@ def freeze_deadlock(c, occ, inside, goal, dead, width, mark, tag, stack):
     for k in range(n):
         b = stack[k]
         if mark[b] == tag and goal[b] == 0:
+            return True
+    return False
+
+
+# -- closed diagonals ------------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def _solid(c, occ, inside):
+    """A box or a wall (a non-region cell) at ``c``."""
+    return inside[c] == 0 or occ[c] != 0
+
+
+@nb.njit(cache=True, inline="always")
+def _hole(c, player, occ, inside, width):
+    """An empty region cell, not the player's, walled in by boxes and walls."""
+    return (inside[c] != 0 and occ[c] == 0 and c != player
+            and _solid(c - 1, occ, inside) and _solid(c + 1, occ, inside)
+            and _solid(c - width, occ, inside) and _solid(c + width, occ, inside))
+
+
+@nb.njit(cache=True)
+def _closed_run(h, step, player, occ, inside, goal, width):
+    """Is the maximal run of holes through the hole ``h`` along the diagonal
+    ``step`` a closed diagonal that proves a deadlock (see the module doc)?"""
+    lo = h
+    while _hole(lo - step, player, occ, inside, width):
+        lo -= step
+    hi = h
+    while _hole(hi + step, player, occ, inside, width):
+        hi += step
+    if not (_solid(lo - step, occ, inside) and _solid(hi + step, occ, inside)):
+        return False
+    off_goal = False
+    for cap in (lo - step, hi + step):
+        if occ[cap] != 0 and goal[cap] == 0:
+            off_goal = True
+    c = lo
+    while True:
+        if goal[c] != 0:
+            return False
+        for s in (-1, 1, -width, width):
+            x = c + s
+            if occ[x] != 0 and goal[x] == 0:
+                off_goal = True
+        if c == hi:
+            break
+        c += step
+    return off_goal
+
+
+@nb.njit(cache=True, inline="always")
+def may_close_diagonal(t, player, occ, inside, width):
+    """The cheap first test of :func:`closed_diagonal_deadlock`: is one of
+    the eight neighbours of ``t`` a hole?  (Holes are rare, so most pushes
+    stop here, without a call.)"""
+    for k in range(8):
+        if k < 4:
+            h = t + (-1, 1, -width, width)[k]
+        else:
+            h = t + (-width - 1, -width + 1, width - 1, width + 1)[k - 4]
+        if _hole(h, player, occ, inside, width):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def closed_diagonal_deadlock(t, player, occ, inside, goal, width):
+    """True if the box just pushed to ``t`` (the player now at ``player``)
+    completes a closed diagonal that proves a deadlock (see the module
+    docstring).  Only diagonals with ``t`` as a border cell or a cap can be
+    new, so the candidate holes are the eight neighbours of ``t``; a run
+    costs a few cell reads per hole."""
+    for k in range(8):
+        if k < 4:
+            h = t + (-1, 1, -width, width)[k]
+        else:
+            h = t + (-width - 1, -width + 1, width - 1, width + 1)[k - 4]
+        if not _hole(h, player, occ, inside, width):
+            continue
+        if (_closed_run(h, width + 1, player, occ, inside, goal, width)
+                or _closed_run(h, width - 1, player, occ, inside, goal, width)):
             return True
     return False
 

@@ -12,7 +12,10 @@ not equivalent; the key then keeps the exact cell where the player stands
 
 **A successor** is one push the player can reach: move code
 ``box_cell * MOVE_BASE + direction`` (LURD order), cost 1 (pushes) or
-walk + 1 (moves, the walk being a shortest one).  The deadlock rules of
+walk + 1 (moves, the walk being a shortest one).  Under the pushes metric
+a push into a one-way tunnel goes on through it as one *tunnel macro*
+(:func:`_tunnel_run`): its cost is its number of pushes ``count``, its
+code adds ``(count - 1) * MACRO_BASE``.  The deadlock rules of
 :mod:`.deadlocks` are applied here, where the pushed box is known.
 
 **Params.**  :class:`SokobanParams` holds the level's static tables;
@@ -30,13 +33,18 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..puzzle import copy_key
-from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, corral_restriction, freeze_deadlock,
-                        may_freeze, tunnel_restriction)
+from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, closed_diagonal_deadlock,
+                        corral_restriction, freeze_deadlock, may_close_diagonal, may_freeze,
+                        tunnel_restriction)
 from .tables import flood_smallest
 from .vocabulary import MOVES
 
 #: Move code of a push: ``box_cell * MOVE_BASE + direction`` (LURD order).
 MOVE_BASE = 4
+#: A tunnel macro of ``count`` pushes of the same box in the same direction
+#: adds ``(count - 1) * MACRO_BASE`` to the code of its first push (above
+#: every single push code: boards are at most 64 x 64 cells).
+MACRO_BASE = 1 << 24
 
 _ONE = np.uint64(1)
 
@@ -105,12 +113,14 @@ class SokobanParams(NamedTuple):
     freeze: int                 #: 1: prune freeze deadlocks
     corral: int                 #: 1: PI-corral rule
     tunnels: int                #: 1: tunnel rule
+    macros: int                 #: 1: tunnel macros (pushes metric only)
+    diagonal: int               #: 1: closed diagonal deadlocks
     n_boxes: int
     player_shift: int           #: bit of the player field in the last word
     inside: np.ndarray          #: uint8[cell]: 1 on region cells
     goal: np.ndarray            #: uint8[cell]
     dead: np.ndarray            #: uint8[cell]: dead squares, never pushed onto (0s when off)
-    tunnel: np.ndarray          #: int8[cell]: tunnel axis (0s when the rule is off)
+    tunnel: np.ndarray          #: int8[cell]: tunnel axis (0s when tunnel rule and macros are off)
     box_bit: np.ndarray         #: int32[cell]: bit of the cell, -1 if none
     bit_cell: np.ndarray        #: int32[bit]
     player_index: np.ndarray    #: int32[cell]: index among region cells, -1 if none
@@ -126,6 +136,9 @@ class SokobanParams(NamedTuple):
     deltas: np.ndarray          #: int64[4]: LURD offsets
     patterns: PatternBoundParams
     work: SokobanWork
+    learning: int               #: 1: learn deadlock patterns while searching
+    learned: NamedTuple         #: the learned patterns (:mod:`pdbsearch.pdb.learned`)
+    learn: NamedTuple           #: the learning's scratch arrays (:mod:`.learning`)
 
 
 def work_arrays(n_grid: int, n_boxes: int, n_groups: int) -> SokobanWork:
@@ -284,28 +297,59 @@ def _pushes(p, w, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
             occ[b] = 0
             occ[t] = 1
             ok = True
-            if p.freeze != 0 and may_freeze(t, occ, p.inside, p.dead, width):
+            count = 1
+            if p.macros != 0:
+                count = _tunnel_run(p, occ, t, step)
+                ok = count > 0
+                if count > 1:
+                    occ[t] = 0
+                    t = t + (count - 1) * step
+                    occ[t] = 1
+            if ok and p.freeze != 0 and may_freeze(t, occ, p.inside, p.dead, width):
                 w.counters[FROZEN] += 1
                 ok = not freeze_deadlock(t, occ, p.inside, p.goal, p.dead, width, w.frozen,
                                          w.counters[FROZEN], w.stack)
+            if ok and p.diagonal != 0 and may_close_diagonal(t, t - step, occ, p.inside, width):
+                ok = not closed_diagonal_deadlock(t, t - step, occ, p.inside, p.goal, width)
             if ok:
                 if p.metric == MOVES:
                     new_player = b
                     out_costs[n] = w.walk[b - step] + 1
                 else:
-                    new_player = _smallest_reachable(p, w, b)
-                    out_costs[n] = 1
+                    new_player = _smallest_reachable(p, w, t - step)
+                    out_costs[n] = count
                 row = out_keys[n]
                 copy_key(row, key)
                 _clear_bit(row, p.box_bit[b])
                 _set_bit(row, p.box_bit[t])
                 row[last] = (row[last] & player_mask) | (
                     np.uint64(p.player_index[new_player]) << shift)
-                out_moves[n] = b * MOVE_BASE + d
+                out_moves[n] = (count - 1) * MACRO_BASE + b * MOVE_BASE + d
                 n += 1
             occ[t] = 0
             occ[b] = 1
     return n
+
+
+@nb.njit(cache=True, inline="always")
+def _tunnel_run(p, occ, t, step):
+    """Tunnel macro (pushes metric): the box just pushed onto ``t`` by
+    ``step`` is pushed on while it stands off goal on a one-way tunnel cell
+    of that axis (see :func:`.deadlocks.tunnel_restriction`: from such a
+    position the forward push alone keeps an optimal solution, so the
+    positions in between can be skipped).  Returns how many pushes the
+    whole move makes, or 0 when the box gets stuck in the tunnel (a box or
+    a dead square ahead: a deadlock).  ``occ`` is left as it was."""
+    axis = 1 if step == 1 or step == -1 else 2
+    count = 1
+    c = t
+    while p.tunnel[c] == axis and p.goal[c] == 0:
+        x = c + step
+        if occ[x] != 0 or p.dead[x] != 0:
+            return 0
+        c = x
+        count += 1
+    return count
 
 
 @nb.njit(cache=True)

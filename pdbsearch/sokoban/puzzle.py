@@ -20,14 +20,16 @@ from .bounds import heuristic
 from .checker import check_solution as replay_check
 from .deadlocks import dead_square_mask
 from .formats import format_xsb
-from .kernels import (MOVE_BASE, PatternBoundParams, SokobanParams, expand, is_goal,
+from .kernels import (MACRO_BASE, MOVE_BASE, PatternBoundParams, SokobanParams, is_goal,
                       work_arrays)
+from .learning import expand_and_learn, learn_work, pattern_store
 from .model import Level
 from .tables import (KeyLayout, grid_deltas, player_aware_tables, pull_distances,
                      region_cells, tunnel_axes)
 from .vocabulary import GROUPINGS, HEURISTICS, METRICS
 
-register_kernels(SokobanParams, expand=expand, heuristic=heuristic, is_goal=is_goal)
+register_kernels(SokobanParams, expand=expand_and_learn, heuristic=heuristic,
+                 is_goal=is_goal)
 
 _LURD = "lurd"
 
@@ -42,10 +44,28 @@ class Rules:
     freeze: bool = True         #: prune freeze deadlocks (2x2 blocks, frozen chains)
     corral: bool = True         #: PI-corral pruning and corral deadlocks
     tunnels: bool = True        #: one-way tunnel pruning
+    tunnel_macros: bool = True  #: push a box through a one-way tunnel in one move (pushes)
+    diagonal: bool = True       #: prune closed diagonal deadlocks
+    #: learn deadlock patterns by local searches; None (auto): only for the
+    #: searches where it pays (weighted A* and greedy, see :meth:`SokobanPuzzle.tune`)
+    learning: bool | None = None
+
+    @classmethod
+    def none(cls) -> Rules:
+        """Every rule switched off."""
+        return cls(**{f.name: False for f in fields(cls)})
 
     def names(self) -> list[str]:
-        """The names of the rules switched on."""
-        return [f.name.replace("_", "-") for f in fields(self) if getattr(self, f.name)]
+        """The names of the rules switched on (``learning-auto`` when that
+        is left to the algorithm)."""
+        names = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                names.append(f.name.replace("_", "-") + "-auto")
+            elif value:
+                names.append(f.name.replace("_", "-"))
+        return names
 
     def describe(self) -> str:
         """The rules switched on, as ``dead-squares+freeze+...`` (or ``none``)."""
@@ -82,7 +102,6 @@ class SokobanPuzzle(Puzzle):
         self.metric = metric
         self.heuristic_name = heuristic
         self.heuristic_admissible = HEURISTICS[heuristic].admissible
-        self.unit_costs = metric == "pushes"
         self.rules = rules
         self.max_successors = 4 * len(level.boxes)
         self._build_layout()
@@ -109,6 +128,13 @@ class SokobanPuzzle(Puzzle):
             box_cells = self.region
         self.layout = KeyLayout.build(self.region, box_cells)
         self.key_words = self.layout.words
+        # Tunnel macros are proven under the pushes metric only (the
+        # single-push tunnel rule they collapse is not used under moves).
+        self.macros = self.rules.tunnel_macros and self.metric == "pushes"
+        self.tunnel = (tunnel_axes(level, self.region) if self.rules.tunnels or self.macros
+                       else np.zeros(n_grid, np.int8))
+        # A macro costs its pushes: BFS, which counts edges, is then not optimal.
+        self.unit_costs = self.metric == "pushes" and not (self.macros and self.tunnel.any())
 
     def make_params(self, deadline: float | None, memory_limit: int | None) -> SokobanParams:
         """The kernels' params; the ``pdb`` heuristic's pattern tables are
@@ -131,7 +157,7 @@ class SokobanPuzzle(Puzzle):
             box_mask[i >> 6] |= np.uint64(1 << (i & 63))
         goal_mask = layout.encode(level.goals, 0)
         n_boxes = len(level.boxes)
-        tunnel = tunnel_axes(level, self.region) if rules.tunnels else np.zeros(n_grid, np.int8)
+        tunnel = self.tunnel
         goal_cells = np.array(sorted(level.goals), dtype=np.int32)
         deltas = grid_deltas(level.width)
         aware, side_comp, side_dist = player_aware_tables(self.inside, self.region, goal_cells,
@@ -143,6 +169,7 @@ class SokobanPuzzle(Puzzle):
             width=level.width, metric=METRICS.code(self.metric),
             heuristic=HEURISTICS.code(bound), incremental=1,
             freeze=int(rules.freeze), corral=int(rules.corral), tunnels=int(rules.tunnels),
+            macros=int(self.macros), diagonal=int(rules.diagonal),
             n_boxes=n_boxes, player_shift=layout.player_shift,
             inside=self.inside, goal=goal,
             dead=self.dead if rules.dead_squares else np.zeros(n_grid, np.uint8),
@@ -153,7 +180,11 @@ class SokobanPuzzle(Puzzle):
             nearest=self.dist.min(axis=0).astype(np.int32), aware=int(aware),
             goal_cells=goal_cells, side_comp=side_comp, side_dist=side_dist, deltas=deltas,
             patterns=self._pattern_params(n_grid),
-            work=work_arrays(n_grid, n_boxes, self._candidate_groups(n_boxes)))
+            work=work_arrays(n_grid, n_boxes, self._candidate_groups(n_boxes)),
+            learning=int(bool(rules.learning)),
+            learned=pattern_store(layout.words, len(self.region), rules.learning is not False),
+            learn=learn_work(n_grid, n_boxes, layout.words, len(self.region),
+                             rules.learning is not False))
 
     def start_is_goal(self) -> bool:
         """True when every box starts on a goal."""
@@ -176,6 +207,19 @@ class SokobanPuzzle(Puzzle):
         if self.patterns is None:
             return 1
         return n_boxes * (n_boxes - 1) // 2 + 2 * self.GROUP_LIMIT + 1
+
+    #: algorithms for which learning pays when left to them (measured:
+    #: under A* the k-box pattern tables already catch what the local
+    #: searches prove, and learning only cost time; see docs/benchmarks.md)
+    LEARNING_ALGORITHMS = ("wastar", "greedy")
+
+    def tune(self, algo: str, weight: float) -> None:
+        """Switch the learning of deadlock patterns on or off for ``algo``
+        when the rules leave it to the algorithm (``learning=None``)."""
+        if self.rules.learning is None:
+            on = int(algo in self.LEARNING_ALGORITHMS)
+            if on != self.params.learning:
+                self.params = self.params._replace(learning=on)
 
     # -- keys -------------------------------------------------------------
 
@@ -211,7 +255,7 @@ class SokobanPuzzle(Puzzle):
         boxes = set(level.boxes)
         player = level.player
         steps = []
-        for number, code in enumerate(move_codes, start=1):
+        for number, code in enumerate(_single_pushes(move_codes, level.width), start=1):
             box, d = divmod(int(code), MOVE_BASE)
             delta = level.delta(_LURD[d])
             if box not in boxes:
@@ -270,6 +314,19 @@ class SokobanPuzzle(Puzzle):
         return (f"sokoban{title} {lv.width}x{lv.height}, {boxes}, "
                 f"{self.metric} metric, heuristic {heuristic}, "
                 f"rules {self.rules.describe()}")
+
+
+def _single_pushes(move_codes: Sequence[int], width: int) -> list[int]:
+    """The move codes with every tunnel macro (``(count - 1) * MACRO_BASE +
+    box * MOVE_BASE + d``) written out as its ``count`` single pushes."""
+    deltas = (-1, -width, 1, width)
+    out = []
+    for code in move_codes:
+        extra, single = divmod(int(code), MACRO_BASE)
+        box, d = divmod(single, MOVE_BASE)
+        for i in range(extra + 1):
+            out.append((box + i * deltas[d]) * MOVE_BASE + d)
+    return out
 
 
 def solution_fields(result) -> dict[str, Any]:

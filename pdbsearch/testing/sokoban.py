@@ -110,6 +110,37 @@ def _push_bfs(level: Level, max_states: int, prune_dead: bool
     return None
 
 
+def boxes_can_reach_goals(level: Level, boxes, player: int,
+                          max_states: int = DEFAULT_MAX_STATES) -> bool:
+    """Can ``boxes`` (any number, at most the goals), alone on the board
+    with the player at ``player``, each be pushed onto a goal?  Exhaustive
+    BFS over pushes with no pruning at all (the oracle of learned deadlock
+    patterns)."""
+    deltas = _deltas(level)
+    start = (frozenset(boxes), level.normalized_player(player, frozenset(boxes)))
+    seen = {start}
+    todo = deque([start])
+    while todo:
+        state = todo.popleft()
+        box_set, man = state
+        if box_set <= level.goals:
+            return True
+        reach = level.reachable(man, box_set)
+        for box in box_set:
+            for d in deltas:
+                target = box + d
+                if box - d not in reach or target in box_set or not level.is_floor(target):
+                    continue
+                new_boxes = (box_set - {box}) | {target}
+                child = (new_boxes, level.normalized_player(box, new_boxes))
+                if child not in seen:
+                    if len(seen) > max_states:
+                        raise StateLimitError(f"box BFS stopped after {max_states} states")
+                    seen.add(child)
+                    todo.append(child)
+    return False
+
+
 def bfs_min_pushes(level: Level, max_states: int = DEFAULT_MAX_STATES,
                    prune_dead: bool = True) -> int | None:
     """The minimum number of pushes that solves the level, or None if no

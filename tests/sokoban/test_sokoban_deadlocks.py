@@ -3,6 +3,8 @@ positions that look dead but are not (goals inside, boxes on goals)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -16,7 +18,7 @@ from pdbsearch.sokoban.tables import region_cells, tunnel_axes
 
 from .helpers import kernel_successors, xsb
 
-ONLY_FREEZE = Rules(dead_squares=False, freeze=True, corral=False, tunnels=False)
+ONLY_FREEZE = replace(Rules.none(), freeze=True)
 
 
 def _occupancy(puzzle, boxes):
@@ -356,12 +358,16 @@ def test_tunnel_box_on_a_goal_may_stay():
 
 # -- every rule keeps the optimum ------------------------------------------------
 
-ALL_OFF = Rules(False, False, False, False)
+ALL_OFF = Rules.none()
 
 
 @pytest.mark.parametrize("rules", [Rules(), ALL_OFF, Rules(dead_squares=False),
                                    Rules(freeze=False), Rules(corral=False),
-                                   Rules(tunnels=False)],
+                                   Rules(tunnels=False), Rules(tunnel_macros=False),
+                                   Rules(diagonal=False), Rules(learning=False),
+                                   replace(Rules.none(), tunnel_macros=True),
+                                   replace(Rules.none(), diagonal=True),
+                                   replace(Rules.none(), learning=True)],
                          ids=lambda r: r.describe())
 @pytest.mark.parametrize("text", [SEALED_ROOM, TUNNEL, TUNNEL_GOAL, BLOCK_ON_GOALS,
                                   PAIR_ON_WALL_GOALS, SEALED_BY_A_SOLVED_BOX])

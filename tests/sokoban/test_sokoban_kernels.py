@@ -3,6 +3,8 @@ successors on random positions (both metrics), goal test, dead squares."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -13,8 +15,8 @@ from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from .helpers import (kernel_successors, microban, python_successors,
                       random_position)
 
-NO_RULES = Rules(dead_squares=False, freeze=False, corral=False, tunnels=False)
-DEAD_ONLY = Rules(dead_squares=True, freeze=False, corral=False, tunnels=False)
+NO_RULES = Rules.none()
+DEAD_ONLY = replace(Rules.none(), dead_squares=True)
 #: a spread of Microban levels: small, big, many boxes, wide (155 needs 3 words)
 LEVELS = (1, 6, 36, 93, 107, 144, 155)
 

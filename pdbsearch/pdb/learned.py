@@ -1,0 +1,136 @@
+"""Learned deadlock patterns: a pattern database grown on demand during a search.
+
+A *pattern* is a set of pieces (bits of a state key: for Sokoban, box
+cells) and a *player region* (bits of the player's index).  A state
+*matches* it when every pattern bit is set in its key and the state's
+player index is in the region.  A domain learns a pattern once a small
+local search has proved that the pattern's pieces alone, with the player
+in the region, cannot reach a goal; matching is sound when more pieces
+only make a dead pattern deader (true of Sokoban boxes: a solution of the
+full position, with the other boxes removed, is a solution of the
+pattern).
+
+The store is a fixed number of rows allocated before the search (the
+engines allocate nothing per node); once full, learning stops.  Patterns
+are chained by an *anchor* bit (their lowest piece bit), so a match
+looks only at the patterns anchored at one of the state's set bits.
+Any engine (A*, IDA*, FESS) can ask :func:`learned_match`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+_ONE = np.uint64(1)
+
+# Slots of ``info``.
+COUNT = 0         #: patterns stored
+FULL = 1          #: 1 once a pattern was refused for lack of room
+HITS = 2          #: states that matched a pattern
+N_INFO = 4
+
+#: Default number of pattern rows.
+DEFAULT_CAPACITY = 1 << 12
+
+
+class LearnedPatterns(NamedTuple):
+    """The pattern rows as the kernels see them (see :func:`new_store`)."""
+
+    bits: np.ndarray        #: uint64[capacity, K]: the pattern's piece bits (key words)
+    region: np.ndarray      #: uint64[capacity, R]: player indices allowed
+    next: np.ndarray        #: int32[capacity]: next pattern with the same anchor, -1 ends
+    head: np.ndarray        #: int32[64 K]: first pattern anchored at each bit, -1 if none
+    info: np.ndarray        #: int64[N_INFO]: counters (slots above)
+
+
+def new_store(key_words: int, player_values: int,
+              capacity: int = DEFAULT_CAPACITY) -> LearnedPatterns:
+    """An empty store for keys of ``key_words`` words and player indices
+    ``0 .. player_values - 1``, with room for ``capacity`` patterns (at
+    least one row, so the kernels always have arrays to read)."""
+    capacity = max(1, capacity)
+    region_words = max(1, (player_values + 63) // 64)
+    return LearnedPatterns(np.zeros((capacity, key_words), np.uint64),
+                           np.zeros((capacity, region_words), np.uint64),
+                           np.full(capacity, -1, np.int32),
+                           np.full(64 * key_words, -1, np.int32),
+                           np.zeros(N_INFO, np.int64))
+
+
+@nb.njit(cache=True, inline="always")
+def _covers(row, key, mask):
+    """Every bit of ``row`` is set in ``key & mask``."""
+    for w in range(row.shape[0]):
+        if (key[w] & mask[w] & row[w]) != row[w]:
+            return False
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def learned_match(store, key, piece_mask, player):
+    """True when the state ``key`` (its piece bits are ``key & piece_mask``)
+    with player index ``player`` matches a learned pattern."""
+    if store.info[COUNT] == 0:
+        return False
+    pw = player >> 6
+    pb = _ONE << np.uint64(player & 63)
+    for w in range(key.shape[0]):
+        word = key[w] & piece_mask[w]
+        while word != 0:
+            bit = w * 64 + np.int64(trailing_zeros(word))
+            word &= word - _ONE
+            q = store.head[bit]
+            while q >= 0:
+                if (store.region[q, pw] & pb) != 0 and _covers(store.bits[q], key, piece_mask):
+                    store.info[HITS] += 1
+                    return True
+                q = store.next[q]
+    return False
+
+
+@nb.njit(cache=True)
+def learned_add(store, bits, region):
+    """Store a pattern (piece bits ``bits``, player region ``region``);
+    returns its row, or -1 when the store is full or ``bits`` is empty."""
+    n = store.info[COUNT]
+    if n >= store.bits.shape[0]:
+        store.info[FULL] = 1
+        return -1
+    anchor = -1
+    for w in range(bits.shape[0]):
+        if bits[w] != 0:
+            anchor = w * 64 + np.int64(trailing_zeros(bits[w]))
+            break
+    if anchor < 0:
+        return -1
+    for w in range(bits.shape[0]):
+        store.bits[n, w] = bits[w]
+    for w in range(region.shape[0]):
+        store.region[n, w] = region[w]
+    store.next[n] = store.head[anchor]
+    store.head[anchor] = n
+    store.info[COUNT] = n + 1
+    return n
+
+
+def reference_match(patterns: list[tuple[set[int], set[int]]], pieces: set[int],
+                    player: int) -> bool:
+    """Plain-Python definition of a match, for the tests: ``patterns`` are
+    ``(piece bits, player indices)`` pairs."""
+    return any(bits <= pieces and player in region for bits, region in patterns)
+
+
+def stored_patterns(store: LearnedPatterns) -> list[tuple[set[int], set[int]]]:
+    """The stored patterns as ``(piece bits, player indices)`` sets."""
+    out = []
+    for q in range(int(store.info[COUNT])):
+        bits = {w * 64 + i for w in range(store.bits.shape[1]) for i in range(64)
+                if (int(store.bits[q, w]) >> i) & 1}
+        region = {w * 64 + i for w in range(store.region.shape[1]) for i in range(64)
+                  if (int(store.region[q, w]) >> i) & 1}
+        out.append((bits, region))
+    return out

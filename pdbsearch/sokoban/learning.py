@@ -1,0 +1,376 @@
+"""Deadlock patterns learned while searching (Rolling Stone's pattern search,
+Festival's stuck patterns), the Sokoban side of :mod:`pdbsearch.pdb.learned`.
+
+After each expansion, every child whose pushed box now stands in a cluster
+of boxes (boxes touching it, also diagonally, and boxes touching those, up
+to :data:`MAX_PATTERN_BOXES`, but fewer than all) may be *tried*: a small
+breadth-first search over the pushes of that cluster alone, every other
+box removed, the player where it stands.  If the cluster cannot put each
+of its boxes on a goal (the search runs out of positions within
+:data:`LOCAL_LIMIT`), the cluster with the player's area on the emptied
+board is a dead pattern: removing boxes only helps (a solution of the full
+position, its other boxes removed, is a solution of the cluster), so every
+position that has these boxes, and its player in that area, is dead.  The
+pattern is first *distilled*: each box whose removal leaves the rest still
+dead is dropped, which makes it match more positions.  The heuristic
+kernel (:func:`.bounds.heuristic`) then prunes every state that matches a
+pattern, through :func:`is_learned_dead`, which other engines may call too.
+
+The local search prunes only with rules that hold whatever the number of
+goals is (dead squares and freeze deadlocks; a box frozen on a goal is
+fine).  A cluster tried once (its boxes and normalised player) is kept in
+a small table and not tried again.  Learning costs at most
+:data:`LEARN_RATIO` local positions per expansion of the main search (after
+a first allowance), so a level where nothing is learned loses little.
+Every array is allocated before the search; a full pattern store stops the
+learning.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+
+from ..pdb.learned import (DEFAULT_CAPACITY, FULL, LearnedPatterns, learned_add, learned_match,
+                           new_store)
+from ..puzzle import copy_key
+from ..search.store import find_slot
+from .deadlocks import freeze_deadlock, may_freeze
+from .kernels import MACRO_BASE, MOVE_BASE, decode_boxes, expand, player_of
+from .tables import flood_smallest
+
+#: Largest cluster a local search is tried on.
+MAX_PATTERN_BOXES = 6
+#: Most positions one local search stores before it gives up (unknown).
+LOCAL_LIMIT = 512
+#: Local positions allowed per expansion of the main search, on average...
+LEARN_RATIO = 2
+#: ...after this many for free (a search of a few thousand expansions may learn).
+LEARN_ALLOWANCE = 20_000
+#: Clusters remembered as tried (the table is cleared when it is half full).
+TRIED_CAPACITY = 1 << 14
+
+# Slots of ``LearnWork.counters``.
+STAMP, FROZEN, EXPANDS, LOCAL, SEARCHES, LEARNED, TRIED = 0, 1, 2, 3, 4, 5, 6
+N_COUNTERS = 8
+
+# Outcomes of a local search.
+SOLVABLE, DEAD_SET, UNKNOWN = 0, 1, 2
+
+
+class LearnWork(NamedTuple):
+    """Scratch arrays of the local searches (see :func:`learn_work`)."""
+
+    keys: np.ndarray        #: uint64[LOCAL_LIMIT + max successors, K]: local positions
+    slots: np.ndarray       #: int32: their hash slots
+    slot_of: np.ndarray     #: int32: slot of each local position (to clear them)
+    goals_on: np.ndarray    #: int32: boxes on goals in each local position
+    occ: np.ndarray         #: uint8[cell]
+    area: np.ndarray        #: int64[cell]: stamps of the player's area
+    seen: np.ndarray        #: int64[cell]: stamps of the children's floods
+    frozen: np.ndarray      #: int64[cell]: freeze marks
+    stack: np.ndarray       #: int32[cell]
+    boxes: np.ndarray       #: int32[box]
+    members: np.ndarray     #: int32[box]: the cluster's cells
+    sub: np.ndarray         #: uint64[K]: the cluster's key
+    region: np.ndarray      #: uint64[R]: the pattern's player region
+    tried_keys: np.ndarray  #: uint64[TRIED_CAPACITY, K]: clusters tried
+    tried_slots: np.ndarray  #: int32[2 TRIED_CAPACITY]
+    counters: np.ndarray    #: int64[N_COUNTERS]
+
+
+def learn_work(n_grid: int, n_boxes: int, key_words: int, player_values: int,
+               enabled: bool) -> LearnWork:
+    """Scratch arrays for a level (tiny placeholders when learning is off)."""
+    local = LOCAL_LIMIT + 4 * n_boxes if enabled else 1
+    tried = TRIED_CAPACITY if enabled else 1
+    return LearnWork(np.zeros((local, key_words), np.uint64),
+                     np.full(2 * _pow2(local), -1, np.int32), np.zeros(local, np.int32),
+                     np.zeros(local, np.int32), np.zeros(n_grid, np.uint8),
+                     np.zeros(n_grid, np.int64), np.zeros(n_grid, np.int64),
+                     np.zeros(n_grid, np.int64), np.zeros(n_grid, np.int32),
+                     np.zeros(n_boxes, np.int32), np.zeros(n_boxes, np.int32),
+                     np.zeros(key_words, np.uint64),
+                     np.zeros(max(1, (player_values + 63) // 64), np.uint64),
+                     np.zeros((tried, key_words), np.uint64),
+                     np.full(2 * _pow2(tried), -1, np.int32), np.zeros(N_COUNTERS, np.int64))
+
+
+def pattern_store(key_words: int, player_values: int, enabled: bool) -> LearnedPatterns:
+    """The level's store of learned patterns (one placeholder row when off)."""
+    return new_store(key_words, player_values, DEFAULT_CAPACITY if enabled else 1)
+
+
+def _pow2(n: int) -> int:
+    """The smallest power of two >= n (hash tables index by a mask)."""
+    return 1 << max(0, (n - 1).bit_length())
+
+
+# -- the local search ---------------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def _set_player(p, row, cell):
+    last = row.shape[0] - 1
+    shift = np.uint64(p.player_shift)
+    mask = ~((~np.uint64(0)) << shift)
+    row[last] = (row[last] & mask) | (np.uint64(p.player_index[cell]) << shift)
+
+
+@nb.njit(cache=True, inline="always")
+def _flip(row, bit):
+    row[bit >> 6] ^= np.uint64(1) << np.uint64(bit & 63)
+
+
+@nb.njit(cache=True)
+def _normalised_player(p, lw, key_boxes, n, start):
+    """The smallest cell the player reaches from ``start`` around the boxes
+    ``key_boxes[:n]`` (``lw.occ`` must hold exactly them)."""
+    lw.counters[STAMP] += 1
+    return flood_smallest(start, lw.occ, p.inside, p.deltas, lw.seen, lw.counters[STAMP],
+                          lw.stack)
+
+
+@nb.njit(cache=True)
+def local_search(p, lw, root, limit):
+    """Can the boxes of ``root`` (a key holding only some boxes), alone on
+    the board, each reach a goal?  Breadth-first over pushes, pruning dead
+    squares and freeze deadlocks.  Returns SOLVABLE, DEAD_SET (every
+    position was searched) or UNKNOWN (``limit`` positions stored)."""
+    keys, slots, occ, boxes = lw.keys, lw.slots, lw.occ, lw.boxes
+    n = decode_boxes(p, root, boxes)
+    on = 0
+    for i in range(n):
+        on += p.goal[boxes[i]]
+    if on == n:
+        return SOLVABLE
+    copy_key(keys[0], root)
+    s = find_slot(keys, slots, root)
+    slots[s] = 0
+    lw.slot_of[0] = s
+    lw.goals_on[0] = on
+    stored = 1
+    head = 0
+    verdict = DEAD_SET
+    while head < stored and verdict == DEAD_SET:
+        key = keys[head]
+        on = lw.goals_on[head]
+        head += 1
+        n = decode_boxes(p, key, boxes)
+        for i in range(n):
+            occ[boxes[i]] = 1
+        lw.counters[STAMP] += 1
+        tag = lw.counters[STAMP]
+        flood_smallest(player_of(p, key), occ, p.inside, p.deltas, lw.area, tag, lw.stack)
+        for i in range(n):
+            b = boxes[i]
+            for d in range(4):
+                step = p.deltas[d]
+                t = b + step
+                if (p.inside[t] == 0 or occ[t] != 0 or lw.area[b - step] != tag
+                        or p.dead[t] != 0):
+                    continue
+                occ[b] = 0
+                occ[t] = 1
+                ok = True
+                if p.freeze != 0 and may_freeze(t, occ, p.inside, p.dead, p.width):
+                    lw.counters[FROZEN] += 1
+                    ok = not freeze_deadlock(t, occ, p.inside, p.goal, p.dead, p.width,
+                                             lw.frozen, lw.counters[FROZEN], lw.stack)
+                if ok:
+                    child_on = on + p.goal[t] - p.goal[b]
+                    if child_on == n:
+                        verdict = SOLVABLE
+                    else:
+                        row = keys[stored]
+                        copy_key(row, key)
+                        _flip(row, p.box_bit[b])
+                        _flip(row, p.box_bit[t])
+                        lw.counters[STAMP] += 1
+                        _set_player(p, row, flood_smallest(b, occ, p.inside, p.deltas, lw.seen,
+                                                           lw.counters[STAMP], lw.stack))
+                        s = find_slot(keys, slots, row)
+                        if slots[s] < 0:
+                            slots[s] = stored
+                            lw.slot_of[stored] = s
+                            lw.goals_on[stored] = child_on
+                            stored += 1
+                            if stored >= limit:
+                                verdict = UNKNOWN
+                occ[t] = 0
+                occ[b] = 1
+                if verdict != DEAD_SET:
+                    break
+            if verdict != DEAD_SET:
+                break
+        for i in range(n):
+            occ[boxes[i]] = 0
+    for i in range(stored):
+        slots[lw.slot_of[i]] = -1
+    lw.counters[LOCAL] += stored
+    lw.counters[SEARCHES] += 1
+    return verdict
+
+
+# -- clusters, distilling, the trigger -------------------------------------------------
+
+
+@nb.njit(cache=True)
+def _cluster(p, lw, n, t):
+    """The cluster of the box at ``t`` among ``lw.boxes[:n]`` (``lw.occ``
+    holds them): boxes within one step, diagonals included, of a member,
+    grown breadth-first up to MAX_PATTERN_BOXES.  Returns its size."""
+    members = lw.members
+    members[0] = t
+    size = 1
+    i = 0
+    width = p.width
+    while i < size and size < MAX_PATTERN_BOXES:
+        c = members[i]
+        i += 1
+        for dr in range(-1, 2):
+            for dc in range(-1, 2):
+                x = c + dr * width + dc
+                if x == c or lw.occ[x] == 0 or size >= MAX_PATTERN_BOXES:
+                    continue
+                known = False
+                for j in range(size):
+                    if members[j] == x:
+                        known = True
+                if not known:
+                    members[size] = x
+                    size += 1
+    return size
+
+
+@nb.njit(cache=True)
+def _subset_key(p, lw, size, skip, player):
+    """``lw.sub``: the key of the cluster without member ``skip`` (-1: all)
+    and the player normalised on that board; ``lw.occ`` is left empty."""
+    sub = lw.sub
+    for w in range(sub.shape[0]):
+        sub[w] = 0
+    for j in range(size):
+        if j != skip:
+            lw.occ[lw.members[j]] = 1
+            _flip(sub, p.box_bit[lw.members[j]])
+    lw.counters[STAMP] += 1
+    _set_player(p, sub, flood_smallest(player, lw.occ, p.inside, p.deltas, lw.seen,
+                                       lw.counters[STAMP], lw.stack))
+    for j in range(size):
+        lw.occ[lw.members[j]] = 0
+
+
+@nb.njit(cache=True)
+def _first_try(lw):
+    """True if the cluster ``lw.sub`` was never tried (it is noted now)."""
+    tried, slots = lw.tried_keys, lw.tried_slots
+    s = find_slot(tried, slots, lw.sub)
+    if slots[s] >= 0:
+        return False
+    n = lw.counters[TRIED]
+    if 2 * n >= tried.shape[0]:   # half full: start afresh
+        for i in range(slots.shape[0]):
+            slots[i] = -1
+        n = 0
+        s = find_slot(tried, slots, lw.sub)
+    copy_key(tried[n], lw.sub)
+    slots[s] = n
+    lw.counters[TRIED] = n + 1
+    return True
+
+
+@nb.njit(cache=True)
+def _store_pattern(p, lw, store, player):
+    """Add ``lw.sub`` with the player's area on its board as a pattern."""
+    n = decode_boxes(p, lw.sub, lw.boxes)
+    for i in range(n):
+        lw.occ[lw.boxes[i]] = 1
+    for w in range(lw.region.shape[0]):
+        lw.region[w] = 0
+    lw.counters[STAMP] += 1
+    tag = lw.counters[STAMP]
+    flood_smallest(player, lw.occ, p.inside, p.deltas, lw.seen, tag, lw.stack)
+    for i in range(p.index_cell.shape[0]):
+        if lw.seen[p.index_cell[i]] == tag:
+            lw.region[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    for i in range(n):
+        lw.occ[lw.boxes[i]] = 0
+    if learned_add(store, lw.sub, lw.region) >= 0:
+        lw.counters[LEARNED] += 1
+
+
+@nb.njit(cache=True)
+def learn_from_child(p, key, t):
+    """Try the cluster of the box just pushed to ``t`` in the position
+    ``key`` (see the module doc); returns True if a pattern was learned."""
+    lw = p.learn
+    n = decode_boxes(p, key, lw.boxes)
+    if n < 3:
+        return False   # a cluster of 2 boxes out of 2 is the whole level
+    for i in range(n):
+        lw.occ[lw.boxes[i]] = 1
+    size = _cluster(p, lw, n, t)
+    for i in range(n):
+        lw.occ[lw.boxes[i]] = 0
+    if size < 2 or size >= n:
+        return False
+    on = 0
+    for j in range(size):
+        on += p.goal[lw.members[j]]
+    if on == size:
+        return False
+    player = player_of(p, key)
+    _subset_key(p, lw, size, -1, player)
+    if not _first_try(lw):
+        return False
+    if local_search(p, lw, lw.sub, LOCAL_LIMIT) != DEAD_SET:
+        return False
+    # Distil: drop every member whose removal leaves the rest dead.
+    j = 0
+    while j < size and size > 2:
+        _subset_key(p, lw, size, j, player)
+        if local_search(p, lw, lw.sub, LOCAL_LIMIT) == DEAD_SET:
+            size -= 1
+            lw.members[j] = lw.members[size]
+        else:
+            j += 1
+    _subset_key(p, lw, size, -1, player)
+    _store_pattern(p, lw, p.learned, player)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def is_learned_dead(p, key):
+    """True when the Sokoban state ``key`` matches a learned deadlock pattern
+    (the kernel other engines may call)."""
+    return learned_match(p.learned, key, p.box_mask, p.player_index[player_of(p, key)])
+
+
+@nb.njit(cache=True, inline="always")
+def expand_and_learn(p, key, out_keys, out_costs, out_moves):
+    """The successors of :func:`.kernels.expand`; with learning on, each
+    child's cluster is then tried, within the budget (module doc), and
+    children that match a pattern are left for the heuristic to prune.
+    Inlined into the engines, like the kernels it wraps: a call that hands
+    over the params tuple would count references to its every array."""
+    n = expand(p, key, out_keys, out_costs, out_moves)
+    if p.learning == 0:
+        return n
+    lw = p.learn
+    lw.counters[EXPANDS] += 1
+    if p.learned.info[FULL] != 0:   # no room left: learning stops
+        return n
+    for i in range(n):
+        if lw.counters[LOCAL] > LEARN_RATIO * lw.counters[EXPANDS] + LEARN_ALLOWANCE:
+            break
+        code = out_moves[i]
+        count = code // MACRO_BASE + 1
+        single = code % MACRO_BASE
+        b = single // MOVE_BASE
+        t = b + count * p.deltas[single % MOVE_BASE]
+        if not is_learned_dead(p, out_keys[i]):
+            learn_from_child(p, out_keys[i], t)
+    return n
