@@ -13,17 +13,23 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from pathlib import Path
 
 
 def source_fingerprint() -> str:
-    """A short hash of every Python source file of the package."""
-    root = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """A short hash of every Python source file of the package: its path,
+    size and modification time (any edit changes them; reading the files
+    themselves would slow every start of the command down).  Plain ``os``:
+    this runs at every import, before anything else."""
+    root = os.path.dirname(os.path.abspath(__file__))
+    entries = []
+    for folder, _, files in os.walk(root):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                stat = os.stat(path)
+                entries.append(f"{os.path.relpath(path, root)}:{stat.st_size}:"
+                               f"{stat.st_mtime_ns};")
+    return hashlib.sha256("".join(sorted(entries)).encode()).hexdigest()[:16]
 
 
 #: Where we note the folder we put in NUMBA_CACHE_DIR, so that a process
@@ -40,16 +46,16 @@ def _user_cache_dir() -> str | None:
     return value
 
 
-def cache_root() -> Path:
+def cache_root() -> str:
     """The folder holding pdbsearch's numba caches."""
     user = _user_cache_dir()
     if user:
-        return Path(user) / "pdbsearch"
-    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(xdg) / "pdbsearch" / "numba"
+        return os.path.join(user, "pdbsearch")
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(xdg, "pdbsearch", "numba")
 
 
-def configure_jit_cache(version: str) -> Path | None:
+def configure_jit_cache(version: str) -> str | None:
     """Point numba's cache at a folder keyed by version and source hash.
 
     Must run before any jitted function of the package is defined.  When
@@ -60,9 +66,9 @@ def configure_jit_cache(version: str) -> Path | None:
     Returns the folder, or None when it cannot be created (numba then
     falls back to its default locations).
     """
-    folder = cache_root() / f"{version}-{source_fingerprint()}"
+    folder = os.path.join(cache_root(), f"{version}-{source_fingerprint()}")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        os.makedirs(folder, exist_ok=True)
     except OSError:
         return None
     os.environ["NUMBA_CACHE_DIR"] = os.environ[_OURS] = str(folder)

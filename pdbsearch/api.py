@@ -14,13 +14,14 @@ over these functions.  Heavy modules (numba) are imported on first use, so
 
 from __future__ import annotations
 
-import inspect
-from pathlib import Path
+import os
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import PdbsearchError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
     from .pdb.store import PdbInfo
     from .puzzle import Puzzle
     from .search.result import SearchResult
@@ -68,6 +69,7 @@ def load(path: str | Path | None = None, *, level: int | str | None = None,
         family = DOMAINS[domain or detect_domain(text)]
     family.metrics.check(metric)
     family.heuristics.check(heuristic)
+    import inspect
     accepted = inspect.signature(family.load).parameters
     for name in options:
         if name not in accepted:
@@ -138,7 +140,7 @@ def build_pdb(target: str | Path | None = None, *, domain: str | None = None,
     from .io import read_text
 
     text = None
-    if target is not None and Path(target).exists():
+    if target is not None and os.path.exists(target):
         text = read_text(target)
         domain = domain or detect_domain(text)
     domain = domain or "hakoiri"

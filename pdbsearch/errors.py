@@ -8,6 +8,16 @@ code 2 (bad input or usage).
 from __future__ import annotations
 
 
+#: Longest message an error carries (one line: quoted input is cut short).
+MAX_MESSAGE = 300
+
+
+def quote(text: str, limit: int = 40) -> str:
+    """``repr(text)``, cut short when long: error messages quote the user's
+    input, which may be anything, in one readable line."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 class PdbsearchError(Exception):
     """Base class of every error pdbsearch raises on purpose."""
 
@@ -21,6 +31,8 @@ class PuzzleFormatError(PdbsearchError, ValueError):
 
     def __init__(self, message: str, source: str = "<string>",
                  line: int | None = None, column: int | None = None):
+        if len(message) > MAX_MESSAGE:  # a last guard; messages quote with quote()
+            message = message[:MAX_MESSAGE] + "..."
         self.message = message
         self.source = source
         self.line = line

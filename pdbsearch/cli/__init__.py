@@ -41,20 +41,54 @@ def build_parser():
     return parser
 
 
+class _CtrlC:
+    """Ctrl-C during the command: noted, then raised as KeyboardInterrupt.
+    The note catches an interrupt that some library swallowed (numba
+    loading its cache runs Python inside a ctypes callback, where a
+    KeyboardInterrupt is lost)."""
+
+    def __init__(self):
+        self.requested = False
+
+    def handler(self, signum, frame) -> None:
+        self.requested = True
+        raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``pdbsearch`` command; returns the exit code."""
-    # A process started in the background by a non-interactive shell inherits
-    # SIGINT as ignored, and Python then installs no KeyboardInterrupt; the
-    # documented Ctrl-C behaviour (stop, keep the figures) needs it back.
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    from ..errors import PdbsearchError
+    """Entry point of the ``pdbsearch`` command; returns the exit code.
+
+    Everything heavy is imported in here, so that Ctrl-C at any moment of
+    the command (numba's import and compilation included) ends with
+    ``pdbsearch: interrupted`` and exit 3, never a traceback.
+    """
+    ctrl_c = _CtrlC()
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, ctrl_c.handler) if in_main_thread else None
     try:
-        args = build_parser().parse_args(argv)
+        code = _run(argv)
+        if ctrl_c.requested and code != EXIT_LIMIT:
+            print("pdbsearch: interrupted", file=sys.stderr)
+            code = EXIT_LIMIT
+        return code
+    except KeyboardInterrupt:  # past _run's own handler: while printing it
+        print("pdbsearch: interrupted", file=sys.stderr)
+        return EXIT_LIMIT
+    finally:
+        if in_main_thread:
+            # As the command's own entry point (argv None) the work is done:
+            # a Ctrl-C during the interpreter's shutdown changes nothing.
+            signal.signal(signal.SIGINT, signal.SIG_IGN if argv is None else previous)
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Parse and run the command, mapping failures to exit codes."""
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # usage errors (exit 2), --help and --version (0)
+            return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
         return args.run(args)
-    except PdbsearchError as exc:
-        print(f"pdbsearch: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("pdbsearch: interrupted", file=sys.stderr)
         return EXIT_LIMIT
@@ -64,9 +98,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("pdbsearch: error: out of memory; lower --memory-limit or use a smaller "
               "heuristic table", file=sys.stderr)
         return EXIT_LIMIT
-    except Exception as exc:  # a bug: one line, the traceback only on request
+    except Exception as exc:
+        from ..errors import PdbsearchError
+        if isinstance(exc, PdbsearchError):
+            print(f"pdbsearch: error: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
         if os.environ.get("PDBSEARCH_DEBUG"):
             raise
+        # a bug: one line, the traceback only on request
         print(f"pdbsearch: internal error: {type(exc).__name__}: {exc} (this is a bug; "
               f"set PDBSEARCH_DEBUG=1 for the traceback and please report it)", file=sys.stderr)
         return EXIT_BUG

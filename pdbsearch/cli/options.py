@@ -14,16 +14,21 @@ from ..sokoban.vocabulary import GROUPINGS
 MAX_DIGITS = 15
 
 
+def _shown(text: str) -> str:
+    """``text`` quoted, cut short when long."""
+    return repr(text if len(text) <= 30 else text[:30] + "...")
+
+
 def positive_int(text: str) -> int:
     """A whole number > 0 (``_`` and ``,`` may group digits)."""
     digits = text.strip().replace("_", "").replace(",", "")
     if not (digits.isascii() and digits.isdigit()):
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}")
+        raise argparse.ArgumentTypeError(f"not a whole number: {_shown(text)}")
     if len(digits) > MAX_DIGITS:
-        raise argparse.ArgumentTypeError(f"too large: {text!r}")
+        raise argparse.ArgumentTypeError(f"too large: {_shown(text)}")
     value = int(digits)
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+        raise argparse.ArgumentTypeError(f"must be positive: {_shown(text)}")
     return value
 
 
@@ -32,9 +37,9 @@ def positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number: {_shown(text)}") from None
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive finite number: {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a positive finite number: {_shown(text)}")
     return value
 
 

@@ -97,11 +97,12 @@ def verify_relaxed(spec: PdbSpec, table: np.ndarray) -> str | None:
 def parse_size(text: str) -> tuple[int, int]:
     """``(width, height)`` of a size such as ``8x20`` (sides 2 to 64)."""
     parts = text.lower().split("x")
-    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
-        raise PdbsearchError(f"bad size {text!r}: expected WIDTHxHEIGHT, e.g. 8x20")
+    shown = repr(text if len(text) <= 30 else text[:30] + "...")
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
+        raise PdbsearchError(f"bad size {shown}: expected WIDTHxHEIGHT, e.g. 8x20")
+    if any(len(p) > 3 for p in parts) or not all(2 <= int(p) <= MAX_SIDE for p in parts):
+        raise PdbsearchError(f"bad size {shown}: each side must be from 2 to {MAX_SIDE}")
     width, height = int(parts[0]), int(parts[1])
-    if not (2 <= width <= MAX_SIDE and 2 <= height <= MAX_SIDE):
-        raise PdbsearchError(f"bad size {text!r}: each side must be from 2 to {MAX_SIDE}")
     return width, height
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import string
 from pathlib import Path
 
-from ..errors import PdbsearchError, PuzzleFormatError
+from ..errors import PdbsearchError, PuzzleFormatError, quote
 from .model import MAX_SIDE, SHAPE_BY_SIZE, Board, Piece, Shape
 
 PIECE_CHARS = string.ascii_uppercase + string.ascii_lowercase + string.digits + "@$%&*+=?!<>^~"
@@ -47,7 +47,8 @@ def parse_board(text: str, source: str = "<string>") -> Board:
         if ":" in line:
             name, _, value = line.partition(":")
             if name.strip().lower() != "exit":
-                raise PuzzleFormatError(f"unknown setting {name.strip()!r} (only 'exit' is known)",
+                raise PuzzleFormatError(f"unknown setting {quote(name.strip())} (only 'exit' is "
+                                        f"known)",
                                         source, number, 1)
             if exit_spec is not None:
                 raise PuzzleFormatError("the exit is declared twice", source, number, 1)

@@ -7,9 +7,16 @@ attributes saying exactly what it is for: ``format_version``, ``domain``,
 ``maximum``, ``histogram`` (entries per value, 255 = unreachable),
 ``build_seconds``, ``package_version`` and ``sha256`` of the data.
 
+The file's first 512 bytes are HDF5's *user block*, which the library
+skips: pdbsearch writes there a seal, the SHA-256 of the rest of the file.
+The seal is checked before the HDF5 library reads a byte, because a damaged
+HDF5 file can send the library into an endless loop (seen in fuzzing:
+``H5HG__cache_heap_deserialize``), not only into an error.
+
 Files are written to a temporary file beside the target and renamed, so a
-crash never leaves a half-written database.  Loading checks the attributes
-against what the caller expects and verifies the checksum.
+crash never leaves a half-written database.  Loading checks the seal, then
+the attributes against what the caller expects, the data's checksum, and
+every figure that can be recomputed.
 """
 
 from __future__ import annotations
@@ -26,7 +33,11 @@ import numpy as np
 
 from ..errors import PdbFileError
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Bytes before the HDF5 data (the user block holding the seal).
+USER_BLOCK = 512
+#: How the seal starts; the SHA-256 of the bytes after the user block follows.
+SEAL_MAGIC = b"pdbsearch PDB sha256 "
 #: The value of an entry whose abstract state cannot reach a goal.
 UNREACHABLE = 255
 
@@ -105,10 +116,52 @@ def save_pdb(path: str | Path, table: np.ndarray, spec: PdbSpec, build_seconds: 
         "sha256": checksum(table),
     }
     with replacing(path) as tmp:
-        with h5py.File(tmp, "w") as f:
+        with h5py.File(tmp, "w", userblock_size=USER_BLOCK) as f:
             f.create_dataset("distances", data=table, dtype=np.uint8)
             for name, value in attrs.items():
                 f.attrs[name] = value
+        seal(tmp)
+
+
+def _file_digest(path: Path) -> str:
+    """SHA-256 of the file's bytes after the user block."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        f.seek(USER_BLOCK)
+        while chunk := f.read(1 << 22):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def seal(path: str | Path) -> None:
+    """Write the seal of a PDB file written with the user block (see the
+    module doc); after an edit by other tools, sealing again makes the file
+    loadable, and the loader's other checks then judge the edit."""
+    path = Path(path)
+    header = SEAL_MAGIC + _file_digest(path).encode() + b"\n"
+    with open(path, "r+b") as f:
+        f.write(header.ljust(USER_BLOCK, b"\0"))
+
+
+def check_seal(path: Path) -> None:
+    """Raise :class:`PdbFileError` unless ``path`` carries a seal that
+    matches its contents."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(USER_BLOCK)
+    except FileNotFoundError:
+        raise PdbFileError(f"{path}: no such PDB file") from None
+    except IsADirectoryError:
+        raise PdbFileError(f"{path}: is a folder, not a PDB file") from None
+    except OSError as exc:
+        raise PdbFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if not header.startswith(SEAL_MAGIC):
+        raise PdbFileError(f"{path}: not a pdbsearch PDB of format {FORMAT_VERSION} (no seal; "
+                           f"an older version or another program made it); rebuild it")
+    stored = header[len(SEAL_MAGIC):len(SEAL_MAGIC) + 64]
+    if len(header) < USER_BLOCK or stored != _file_digest(path).encode():
+        raise PdbFileError(f"{path}: the file does not match its seal; it is damaged or "
+                           f"was edited, rebuild it")
 
 
 #: The attributes a file must have, and their kinds.
@@ -123,6 +176,7 @@ def read_attributes(path: str | Path) -> dict[str, Any]:
     import h5py
 
     path = Path(path)
+    check_seal(path)
     try:
         with h5py.File(path, "r") as f:
             raw = dict(f.attrs.items())

@@ -25,7 +25,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from pdbsearch.errors import PuzzleFormatError
+from pdbsearch.errors import PuzzleFormatError, quote
 from pdbsearch.sokoban.model import MAX_SIDE, Level
 
 # Bit flags of what a character puts on its cell.
@@ -303,10 +303,11 @@ def _int_token(tok: str, col: int, line: int, source: str, what: str) -> int:
         shown = tok if len(tok) <= 20 else tok[:20] + "..."
         raise PuzzleFormatError(f"{what} must be an integer, found {shown!r}",
                                 source=source, line=line, column=col)
-    if len(tok.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
-        raise PuzzleFormatError(f"{what} has {len(tok)} digits: far too large",
+    digits = tok.lstrip("+-").lstrip("0") or "0"   # leading zeros: any number of them
+    if len(digits) > _MAX_DIGITS:
+        raise PuzzleFormatError(f"{what} has {len(digits)} digits: far too large",
                                 source=source, line=line, column=col)
-    return int(tok)
+    return -int(digits) if tok.startswith("-") else int(digits)
 
 
 def _tile(tok: str, col: int, line: int, source: str) -> int:
@@ -433,12 +434,12 @@ def select_level(levels: Sequence[Level], spec: int | str,
                    and lv.title.strip().casefold() == wanted]
     if not matches:
         raise PuzzleFormatError(
-            f"no level titled {spec!r} among the file's {count}",
+            f"no level titled {quote(spec)} among the file's {count}",
             source=source)
     if len(matches) > 1:
         numbers = ", ".join(str(i + 1) for i in matches)
         raise PuzzleFormatError(
-            f"{len(matches)} levels are titled {spec!r} (numbers {numbers}); "
+            f"{len(matches)} levels are titled {quote(spec)} (numbers {numbers}); "
             "select one by number", source=source)
     return levels[matches[0]]
 
@@ -571,12 +572,12 @@ class _LazyGrid:
                     titled.append((index + 1, level))
         matches = [(n, lv) for n, lv in titled if lv.title == spec] or titled
         if not matches:
-            raise PuzzleFormatError(f"no level titled {spec!r} among the file's "
+            raise PuzzleFormatError(f"no level titled {quote(spec)} among the file's "
                                     f"{_levels(len(starts))}", source=self.source)
         if len(matches) > 1:
             numbers = ", ".join(str(n) for n, _ in sorted(matches, key=lambda m: m[0]))
             raise PuzzleFormatError(
-                f"{len(matches)} levels are titled {spec!r} (numbers {numbers}); "
+                f"{len(matches)} levels are titled {quote(spec)} (numbers {numbers}); "
                 "select one by number", source=self.source)
         return matches[0][1]
 

@@ -12,7 +12,7 @@ from pdbsearch.hakoiri.database import build_relaxed, obtain_pdb, pdb_filename, 
 from pdbsearch.hakoiri.bounds import heuristic, pdb_rank
 from pdbsearch.hakoiri.kernels import expand
 from pdbsearch.testing.hakoiri import reference_distances
-from pdbsearch.pdb.store import load_pdb, save_pdb
+from pdbsearch.pdb.store import load_pdb, save_pdb, seal
 from pdbsearch.search import explore, solve
 from pdbsearch.search.common import successor_buffers
 
@@ -147,6 +147,9 @@ def test_round_trip_and_refusals(tmp_path, classic_tables):
     save_pdb(altered, table, spec, 0.1)
     with h5py.File(altered, "r+") as f:
         f["distances"][7] = (int(f["distances"][7]) + 1) % 250
+    with pytest.raises(PdbFileError, match="seal"):
+        load_pdb(altered, spec)
+    seal(altered)   # sealed again after the edit: the data checksum still refuses it
     with pytest.raises(PdbFileError, match="checksum"):
         load_pdb(altered, spec)
 

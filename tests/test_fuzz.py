@@ -1,0 +1,207 @@
+"""Fuzzing every parser and file loader (hypothesis).
+
+The contract: a malformed input raises the declared error
+(:class:`PuzzleFormatError` for puzzle texts, :class:`PdbFileError` for
+database files) and nothing else; an input that is accepted satisfies the
+model's invariants.  The default run takes seconds; ``-m slow`` runs the
+long one (CI runs both).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pdbsearch.domains import detect_domain
+from pdbsearch.errors import PdbFileError, PuzzleFormatError
+from pdbsearch.hakoiri.builtin import CLASSIC_TEXT
+from pdbsearch.hakoiri.formats import parse_board
+from pdbsearch.hakoiri.model import Shape
+from pdbsearch.sokoban.formats import parse_levels, read_level
+from pdbsearch.sokoban.model import Level
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+MICROBAN = (PUZZLES / "sokoban" / "microban.txt").read_text()
+PUSH_SAMPLE = (PUZZLES / "push" / "sample_map1_only.in").read_text()
+#: characters mutations draw from: every format's own, and a few strangers
+ALPHABET = "#$.*@+ -_\n\t;:0123456789xXoG%ABCDEFabexit\u00b2\u0661\r\x0c\ufeff?"
+
+QUICK = settings(max_examples=150, deadline=None,
+                 suppress_health_check=[HealthCheck.too_slow])
+LONG = settings(max_examples=1500, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
+
+
+def mutate(text: str, seed: int, edits: int) -> str:
+    """``text`` with ``edits`` random insertions, deletions, replacements,
+    line duplications and digit blow-ups."""
+    rng = random.Random(seed)
+    chars = list(text)
+    for _ in range(edits):
+        kind = rng.randrange(5)
+        i = rng.randrange(len(chars) + 1)
+        if kind == 0:
+            chars.insert(i, rng.choice(ALPHABET))
+        elif kind == 1 and chars:
+            del chars[min(i, len(chars) - 1)]
+        elif kind == 2 and chars:
+            chars[min(i, len(chars) - 1)] = rng.choice(ALPHABET)
+        elif kind == 3:
+            lines = "".join(chars).split("\n")
+            j = rng.randrange(len(lines))
+            lines.insert(j, lines[j])
+            chars = list("\n".join(lines))
+        else:
+            chars[i:i] = list(str(rng.randrange(10)) * rng.choice([1, 3, 50, 5000]))
+    return "".join(chars)
+
+
+def check_board(board) -> None:
+    """A parsed Hakoiri board keeps the model's promises."""
+    assert 2 <= board.width <= 64 and 2 <= board.height <= 64
+    assert sum(p.shape is Shape.SQUARE for p in board.pieces) == 1
+    cells = [c for p in board.pieces for c in p.cells()]
+    assert len(cells) == len(set(cells))
+    assert all(board.inside(x, y) for x, y in cells)
+    assert board.empty_cells()
+    x, y = board.exit
+    assert 0 <= x <= board.width - 2 and 0 <= y <= board.height - 2
+
+
+def check_level(level: Level) -> None:
+    """A parsed Sokoban level keeps the model's promises."""
+    assert 0 < len(level.boxes) == len(level.goals)
+    floor = set(level.floor_cells())
+    assert level.boxes <= floor and level.goals <= floor and level.player in floor
+    assert level.player not in level.boxes
+
+
+def hakoiri_case(seed: int, edits: int) -> None:
+    text = mutate(CLASSIC_TEXT, seed, edits)
+    try:
+        board = parse_board(text, "fuzz.txt")
+    except PuzzleFormatError as exc:
+        assert exc.source == "fuzz.txt" and len(str(exc)) < 400
+        return
+    check_board(board)
+
+
+def sokoban_case(seed: int, edits: int) -> None:
+    rng = random.Random(seed)
+    start = rng.randrange(0, len(MICROBAN) - 600)
+    text = mutate(MICROBAN[start:start + 600], seed, edits)
+    detect_domain(text)
+    try:
+        levels = parse_levels(text, "fuzz.xsb")
+    except PuzzleFormatError as exc:
+        assert exc.source == "fuzz.xsb" and len(str(exc)) < 400
+        levels = None
+    for level in levels or []:
+        check_level(level)
+    # Reading one level alone agrees with the whole parse wherever that works.
+    for n in range(1, len(levels or []) + 1):
+        assert read_level(text, "fuzz.xsb", n) == levels[n - 1]
+
+
+def push_case(seed: int, edits: int) -> None:
+    text = mutate(PUSH_SAMPLE * 2, seed, edits)
+    try:
+        levels = parse_levels(text, "fuzz.in", "push")
+    except PuzzleFormatError as exc:
+        assert exc.source == "fuzz.in" and len(str(exc)) < 400
+        return
+    for level in levels:
+        check_level(level)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32), edits=st.integers(1, 8))
+def test_hakoiri_boards(seed, edits):
+    hakoiri_case(seed, edits)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32), edits=st.integers(1, 8))
+def test_sokoban_levels(seed, edits):
+    sokoban_case(seed, edits)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32), edits=st.integers(1, 6))
+def test_push_maps(seed, edits):
+    push_case(seed, edits)
+
+
+@pytest.fixture(scope="module")
+def small_pdb(tmp_path_factory):
+    from pdbsearch.hakoiri.database import build_relaxed, relaxed_spec, verify_relaxed
+    from pdbsearch.pdb.store import save_pdb
+    spec = relaxed_spec(3, 4, (1, 2), 1, "straight")
+    table = build_relaxed(spec)[0]
+    path = tmp_path_factory.mktemp("pdb") / "small.h5"
+    save_pdb(path, table, spec, 0.1)
+    return spec, table, path.read_bytes(), (lambda t: verify_relaxed(spec, t))
+
+
+def pdb_case(small_pdb, tmp_path, seed: int, flips: int) -> None:
+    from pdbsearch.pdb.store import load_pdb
+    spec, table, data, verify = small_pdb
+    rng = random.Random(seed)
+    damaged = bytearray(data)
+    for _ in range(flips):
+        i = rng.randrange(len(damaged))
+        damaged[i] = rng.randrange(256)
+    if rng.random() < 0.2:
+        damaged = damaged[:rng.randrange(len(damaged))]
+    path = tmp_path / f"fuzz{seed}.h5"
+    path.write_bytes(bytes(damaged))
+    try:
+        loaded, _ = load_pdb(path, spec, verify)
+    except PdbFileError as exc:
+        assert str(path) in str(exc)
+        return
+    assert np.array_equal(loaded, table)   # accepted only if it is the table
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), flips=st.integers(1, 6))
+def test_pdb_files(small_pdb, tmp_path, seed, flips):
+    pdb_case(small_pdb, tmp_path, seed, flips)
+
+
+@pytest.mark.slow
+@LONG
+@given(seed=st.integers(0, 2**32), edits=st.integers(1, 20), kind=st.sampled_from("hsp"))
+def test_parsers_long_run(seed, edits, kind):
+    {"h": hakoiri_case, "s": sokoban_case, "p": push_case}[kind](seed, edits)
+
+
+@pytest.mark.slow
+@settings(max_examples=600, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), flips=st.integers(1, 20))
+def test_pdb_files_long_run(small_pdb, tmp_path, seed, flips):
+    pdb_case(small_pdb, tmp_path, seed, flips)
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), edits=st.integers(1, 6), which=st.sampled_from("hs"))
+def test_the_command_line_never_fails_with_a_traceback(tmp_path, capsys, seed, edits, which):
+    """Mutated files through ``pdbsearch solve``: exit 0, 2, 3 or 4 with a
+    clear message, never 1 (an internal error)."""
+    from pdbsearch.cli import main
+    text = mutate(CLASSIC_TEXT if which == "h" else MICROBAN[:400], seed, edits)
+    path = tmp_path / f"case{seed}.txt"
+    path.write_text(text, encoding="utf-8", errors="surrogateescape")
+    code = main(["solve", str(path), "--time-limit", "0.5", "--heuristic", "simple", "--quiet",
+                 "--db-dir", str(tmp_path / "db")])
+    err = capsys.readouterr().err
+    assert code in (0, 2, 3, 4), err
+    assert "Traceback" not in err and "internal error" not in err
