@@ -16,6 +16,7 @@ from ..puzzle import Puzzle
 from .bestfirst import BestFirstSearch
 from .bfs import BreadthFirstSearch
 from .driver import run_engine
+from .fess import FessSearch
 from .idastar import IterativeDeepeningSearch
 from .result import Limits, SearchResult, Status
 
@@ -32,12 +33,14 @@ class Algorithm:
     make: Callable[[Puzzle, float, Limits], object]
     uses_weight: bool = False
     needs_unit_costs: bool = False
+    #: False when a solution carries no bound whatever the heuristic
+    bounded: bool = True
 
     def guarantee(self, puzzle: Puzzle, weight: float) -> float | None:
         """The bound a solution of this algorithm carries on ``puzzle``."""
         if self.name == "bfs":
             return 1.0
-        if self.name == "greedy" or not puzzle.heuristic_admissible:
+        if not self.bounded or not puzzle.heuristic_admissible:
             return None
         return float(weight) if self.uses_weight else 1.0
 
@@ -53,7 +56,10 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
                          "a board unsolvable once its table holds every reachable state)",
               lambda p, w, lim: IterativeDeepeningSearch(p, lim.memory_bytes())),
     Algorithm("greedy", "greedy best-first, f = h (fast, no guarantee)",
-              lambda p, w, lim: BestFirstSearch(p, 1.0, greedy=True)),
+              lambda p, w, lim: BestFirstSearch(p, 1.0, greedy=True), bounded=False),
+    Algorithm("fess", "feature space search over macro moves (Festival's FESS: finds "
+                      "solutions of hard levels fast, no guarantee; Sokoban pushes, Hakoiri)",
+              lambda p, w, lim: FessSearch(p, lim), bounded=False),
 ]}
 
 #: The algorithm when none is named: plain A*, or weighted A* with a weight.

@@ -150,7 +150,11 @@ def _finish(puzzle, engine, result, code, bound, seconds, stop_reason,
     result.memory_bytes = max(result.memory_bytes, engine.nbytes())
     if code == SOLVED:
         keys = result.path_keys if start_is_goal else engine.solution_keys()
-        codes = [move_between(puzzle, a, b)[0] for a, b in zip(keys, keys[1:])]
+        if hasattr(engine, "solution_codes"):
+            # Macro edges (FESS): the engine unrolls them into the puzzle's moves.
+            codes = engine.solution_codes(keys)
+        else:
+            codes = [move_between(puzzle, a, b)[0] for a, b in zip(keys, keys[1:])]
         # The independent checker replays the moves; a failure is our bug,
         # never the user's input.
         try:
@@ -172,4 +176,6 @@ def _finish(puzzle, engine, result, code, bound, seconds, stop_reason,
         result.stop_reason = stop_reason
         result.lower_bound = engine.lower_bound()
     result.extra = puzzle.result_fields(result)
+    if hasattr(engine, "report"):
+        result.extra[engine.name] = engine.report()
     return result

@@ -220,6 +220,11 @@ class SokobanPuzzle(Puzzle):
         """``pushes``, ``steps`` and ``lurd`` of a result (None if unsolved)."""
         return solution_fields(result)
 
+    def fess_domain(self, limits):
+        """This level on the FESS protocol (:mod:`.fess`: macro moves, features)."""
+        from .fess import SokobanFessDomain
+        return SokobanFessDomain(self, limits)
+
     # -- wording of reports (see Puzzle) --------------------------------------
 
     @property

@@ -1,0 +1,232 @@
+"""Sokoban on the FESS protocol (:mod:`pdbsearch.search.fess`).
+
+* **Moves**: macro moves of one box (:mod:`.macros`), limited to one
+  PI-corral when there is one; a child on a freeze deadlock is dropped at
+  generation (cheap); the expensive tests run lazily on the chosen move:
+  the bipartite matching of the lower bound (with the puzzle's pattern
+  databases when it uses them), which proves a position dead when the
+  boxes cannot all be matched to goals.
+* **Features** (:mod:`.features`): unpacked boxes, player regions,
+  out-of-plan boxes; all three name the cell.
+* **A child's descriptor**: ``from_bit << 40 | to_bit << 20 | player
+  index`` (key bits of the box's old and new cell, the normalised player).
+* **Replay**: :func:`.macros.macro_path` turns an edge into pushes.
+
+FESS solves for pushes (walking is free); the moves metric is refused.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+
+from ..errors import PdbsearchError
+from ..puzzle import DEAD, copy_key
+from ..search.fess import GOAL_CHILD, FessDomain, register_fess_kernels
+from .bounds import heuristic
+from .deadlocks import DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze
+from .features import (N_FEATURES, FeatureWork, components, feature_work, out_of_plan,
+                       pack_rank, packed_count)
+from .kernels import AREA, FROZEN, LABEL, SokobanParams, decode_boxes, player_of, work_arrays
+from .macros import MacroWork, box_macros, macro_path, macro_work
+from .plan import PlanParams, naive_plan
+from .tables import UNREACHABLE
+from .vocabulary import MATCHING, SIMPLE, ZERO
+
+_ONE = np.uint64(1)
+_FIELD = np.int64((1 << 20) - 1)
+#: Most children of one expansion (Festival caps at 11,500).
+MAX_CHILDREN = 1 << 14
+
+
+class SokobanFessParams(NamedTuple):
+    """What the Sokoban FESS kernels need, as seen inside numba."""
+
+    base: SokobanParams     #: the push-level tables and scratch (own copy)
+    plan: PlanParams
+    mw: MacroWork
+    fw: FeatureWork
+
+
+@nb.njit(cache=True, inline="always")
+def _apply(p, parent_key, desc, out):
+    """The key of the child described by ``desc`` (see the module doc)."""
+    copy_key(out, parent_key)
+    frm = (desc >> np.int64(40)) & _FIELD
+    to = (desc >> np.int64(20)) & _FIELD
+    out[frm >> 6] &= ~(_ONE << np.uint64(frm & 63))
+    out[to >> 6] |= _ONE << np.uint64(to & 63)
+    last = out.shape[0] - 1
+    shift = np.uint64(p.player_shift)
+    mask = ~((~np.uint64(0)) << shift)
+    out[last] = (out[last] & mask) | (np.uint64(desc & _FIELD) << shift)
+
+
+@nb.njit(cache=True)
+def child_key(fp, parent_key, desc, out):
+    """The child key of a descriptor."""
+    _apply(fp.base, parent_key, desc, out)
+
+
+@nb.njit(cache=True)
+def late_check(fp, key):
+    """True when the bound proves the position dead (no perfect matching of
+    boxes to goals, or a dead pattern)."""
+    return fp.base.heuristic != ZERO and heuristic(fp.base, key) >= DEAD
+
+
+@nb.njit(cache=True, inline="always")
+def _distance(p, cell):
+    d = p.nearest[cell]
+    return d if d < UNREACHABLE else 1 << 16
+
+
+@nb.njit(cache=True)
+def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank, out_flags):
+    """The macro moves of ``key`` with their features (the FESS protocol)."""
+    p = fp.base
+    w = p.work
+    plan = fp.plan
+    occ, boxes = w.occ, w.boxes
+    n = decode_boxes(p, key, boxes)
+    on_goals = 0
+    dist = 0
+    for i in range(n):
+        occ[boxes[i]] = 1
+        on_goals += p.goal[boxes[i]]
+        dist += _distance(p, boxes[i])
+    player = player_of(p, key)
+    region = p.index_cell
+    # The position's own features.
+    conn = components(region, p.inside, occ, p.deltas, fp.fw)
+    packed = packed_count(plan.order, plan.naive, occ, on_goals)
+    oop = out_of_plan(plan.zone, packed, boxes, n, -1, -1)
+    self_info[0] = pack_rank(n - packed, conn, oop, dist)
+    self_info[1] = n - packed
+    self_info[2] = conn
+    self_info[3] = oop
+    # The player's area, and the PI-corral rule.
+    w.counters[AREA] += 1
+    tag = w.counters[AREA]
+    fw = fp.fw
+    lab_player = fw.lab[player]
+    for i in range(region.shape[0]):
+        c = region[i]
+        if occ[c] == 0 and fw.lab[c] == lab_player and fw.mark[c] == fw.counters[0]:
+            w.area[c] = tag
+    lo = -1
+    hi = -1
+    if p.corral != 0:
+        verdict, lo, hi = corral_restriction(
+            boxes, n, occ, p.inside, p.goal, p.dead, p.width, w.area, tag,
+            w.label, w.counters, LABEL, w.barmark, w.queue, w.bars, w.all_bars)
+        if verdict == DEADLOCK:
+            for i in range(n):
+                occ[boxes[i]] = 0
+            return 0
+        if verdict != RESTRICT:
+            lo = -1
+    most = out_keys.shape[0]
+    mw = fp.mw
+    m = 0
+    for i in range(n):
+        s = boxes[i]
+        ne = box_macros(s, player, w.area, tag, p.inside, occ, p.dead, p.deltas, w.label,
+                        lo, hi, mw, most - m)
+        for e in range(ne):
+            st = mw.emit[e]
+            c = st >> 2
+            k = st & 3
+            occ[s] = 0
+            occ[c] = 1
+            ok = True
+            if p.freeze != 0 and c != s and may_freeze(c, occ, p.inside, p.dead, p.width):
+                w.counters[FROZEN] += 1
+                ok = not freeze_deadlock(c, occ, p.inside, p.goal, p.dead, p.width, w.frozen,
+                                         w.counters[FROZEN], w.stack)
+            if ok:
+                c_conn = components(region, p.inside, occ, p.deltas, fw)
+                q = fw.lab[c + p.deltas[k]]
+                c_goals = on_goals - p.goal[s] + p.goal[c]
+                c_packed = packed_count(plan.order, plan.naive, occ, c_goals)
+                c_oop = out_of_plan(plan.zone, c_packed, boxes, n, s, c)
+                c_dist = dist - _distance(p, s) + _distance(p, c)
+                desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
+                    (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
+                _apply(p, key, desc, out_keys[m])
+                out_desc[m] = desc
+                out_cost[m] = mw.depth[st]
+                out_feat[m, 0] = n - c_packed
+                out_feat[m, 1] = c_conn
+                out_feat[m, 2] = c_oop
+                out_rank[m] = pack_rank(n - c_packed, c_conn, c_oop, c_dist)
+                out_flags[m] = GOAL_CHILD if c_goals == n else 0
+                m += 1
+            occ[c] = 0
+            occ[s] = 1
+    for i in range(n):
+        occ[boxes[i]] = 0
+    return m
+
+
+register_fess_kernels(SokobanFessParams, expand=expand, child_key=child_key,
+                      late_check=late_check)
+
+
+class SokobanFessDomain(FessDomain):
+    """The Python half of Sokoban's FESS support (see the module doc)."""
+
+    n_features = N_FEATURES
+    cell_features = N_FEATURES
+
+    def __init__(self, puzzle, limits):
+        if puzzle.metric != "pushes":
+            raise PdbsearchError("fess solves for pushes (walking is free); "
+                                 "use --metric pushes")
+        self.puzzle = puzzle
+        self.limits = limits
+        level = puzzle.level
+        n_grid = level.width * level.height
+        base = puzzle.params
+        # Own scratch (a portfolio may run the push-level engine alongside),
+        # and at least the matching for the late deadlock check.
+        h = base.heuristic if base.heuristic not in (ZERO, SIMPLE) else MATCHING
+        base = base._replace(heuristic=h, work=work_arrays(
+            n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
+        self.key_words = puzzle.key_words
+        self.max_children = min(MAX_CHILDREN, 4 * len(level.boxes) * len(puzzle.layout.region))
+        self.params = SokobanFessParams(base, naive_plan(len(level.goals), n_grid),
+                                        macro_work(n_grid), feature_work(n_grid))
+        self._replay_work = macro_work(n_grid)
+        self._occ = np.zeros(n_grid, np.uint8)
+
+    def load_kernels(self) -> None:
+        """Compile (or load) the replay kernel."""
+        mw = self._replay_work
+        macro_path(0, 0, 0, 0, self._occ, self._occ, self._occ,
+                   self.params.base.deltas, mw, np.zeros(1, np.int32))
+
+    def codes_between(self, parent_key, child_key) -> list[int]:
+        """The pushes of one macro edge (``cell * 4 + direction``)."""
+        puzzle = self.puzzle
+        boxes, player = puzzle.position_of(parent_key)
+        new_boxes, new_player = puzzle.position_of(child_key)
+        if boxes != new_boxes:
+            (s,) = boxes - new_boxes
+            (c,) = new_boxes - boxes
+            moves = [(s, c)]
+        else:  # a box went round and back: the player changed sides of it
+            moves = [(b, b) for b in sorted(boxes)]
+        occ = self._occ
+        occ[:] = 0
+        occ[list(boxes)] = 1
+        p = self.params.base
+        out = np.zeros(4 * occ.shape[0], np.int32)
+        for s, c in moves:
+            n = macro_path(s, c, new_player, player, p.inside, occ, p.dead, p.deltas,
+                           self._replay_work, out)
+            if n > 0:
+                return [int(x) for x in out[:n]]
+        raise AssertionError("a macro edge with no pushes")
