@@ -64,3 +64,40 @@ def test_macro_children_match_the_closure_of_single_pushes(number):
                 end_boxes, end_player = replay_pushes(level, boxes, player, codes)
                 assert end_boxes == new_boxes
                 assert level.normalized_player(end_player, end_boxes) == new_player
+
+
+# -- solving --------------------------------------------------------------------
+
+from pdbsearch.errors import PdbsearchError  # noqa: E402
+from pdbsearch.search import Status, solve  # noqa: E402
+from pdbsearch.testing.sokoban import bfs_min_pushes  # noqa: E402
+
+from .helpers import SMALL_MICROBAN, LEVELS as PUZZLE_DIR  # noqa: E402
+
+
+@pytest.mark.parametrize("number", SMALL_MICROBAN)
+def test_fess_solves_small_levels(number):
+    level = microban(number)
+    result = solve(SokobanPuzzle(level, "pushes", "matching"), "fess",
+                   limits=Limits(time_seconds=20))
+    assert result.status is Status.SOLVED  # replayed by the checker already
+    assert not result.optimal and result.bound is None
+    assert result.cost >= bfs_min_pushes(level)
+    assert result.extra["pushes"] == result.cost
+
+
+def test_fess_limits_hold_on_a_big_level():
+    from pdbsearch.sokoban import load_levels
+    level = load_levels(PUZZLE_DIR / "sokoban" / "sasquatch5.txt")[49]  # 240 boxes
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    result = solve(puzzle, "fess", limits=Limits(nodes=3))
+    assert result.status is Status.LIMIT and result.stop_reason == "nodes"
+    assert result.expanded == 3
+    result = solve(puzzle, "fess", limits=Limits(time_seconds=0.5))
+    assert result.status in (Status.LIMIT, Status.SOLVED)
+    assert result.seconds < 5
+
+
+def test_fess_refuses_the_moves_metric():
+    with pytest.raises(PdbsearchError, match="pushes"):
+        solve(SokobanPuzzle(microban(1), "moves", "matching"), "fess")
