@@ -182,10 +182,15 @@ class FessDomain:
     """
 
     params = None
+    puzzle = None
     n_features = 1
     cell_features = 1
     max_children = 1
     key_words = 1
+
+    def initial_key(self) -> np.ndarray:
+        """The root's key (by default the puzzle's start)."""
+        return self.puzzle.initial_key()
 
     def prepare(self, seconds: float) -> bool:
         """Do up to about ``seconds`` of per-level work; True once done (the
@@ -217,8 +222,8 @@ GROW_ARENA = 7
 
 # Slots of the ``fs`` int64 array (the loop's own state).
 N_CELLS, CURSOR, ITERATION, BEST_CELL, BEST_RANK, N_EDGES, ARENA_TOP, MAX_CAP, \
-    LAZY_DEAD, N_ADVISED, WASTED = range(11)
-N_FS = 12
+    LAZY_DEAD, N_ADVISED, WASTED, BEST_OWN, BEST_NODE = range(13)
+N_FS = 14
 
 _NO_RANK = np.int64(1) << np.int64(62)
 
@@ -454,6 +459,9 @@ def _expand_node(params, x, p, keys, g, parent, slots, nodes, edges, cells, aren
     stats[GENERATED] += n
     nodes.flags[x] |= _EXPANDED
     own = info[0]
+    if own < fs[BEST_OWN]:
+        fs[BEST_OWN] = own
+        fs[BEST_NODE] = x
     if p < 0 or own < nodes.brank[p]:
         nodes.brank[x] = own
         c = _cell_of(cells, fs, _pack_features(info, n_cell))
@@ -655,18 +663,22 @@ class FessSearch:
     progress_label = "cells"
     name = "fess"
 
-    def __init__(self, puzzle, limits):
-        make = getattr(puzzle, "fess_domain", None)
-        if make is None:
-            raise PdbsearchError(f"fess is not available for {puzzle.domain} puzzles")
+    def __init__(self, puzzle, limits, domain: FessDomain | None = None):
+        """FESS on ``puzzle`` through its ``fess_domain(limits)`` (or the
+        given ``domain``)."""
+        if domain is None:
+            make = getattr(puzzle, "fess_domain", None)
+            if make is None:
+                raise PdbsearchError(f"fess is not available for {puzzle.domain} puzzles")
+            domain = make(limits)
         self.puzzle = puzzle
-        self.domain = make(limits)
+        self.domain = domain
         d = self.domain
         if not 1 <= d.cell_features <= min(MAX_CELL_FEATURES, d.n_features):
             raise ValueError("a FESS domain names its cell by 1 to 4 of its features")
         self.prepared = False
-        self.store = NodeStore(puzzle.key_words)
-        self.store.keys[0] = puzzle.initial_key()
+        self.store = NodeStore(d.key_words)
+        self.store.keys[0] = d.initial_key()
         cap = self.store.capacity
         self.nodes = Nodes(np.zeros(cap, np.int32), np.zeros(cap, np.int64),
                            np.zeros(cap, np.int32), np.zeros(cap, np.uint8),
@@ -677,7 +689,7 @@ class FessSearch:
         self.cells = self._new_cells(1 << 8)
         self.arena = Arena(np.zeros(1 << 12, np.int64), np.zeros(1 << 12, np.int64),
                            np.zeros(1 << 12, np.int32))
-        m, f, k = d.max_children, d.n_features, puzzle.key_words
+        m, f, k = d.max_children, d.n_features, d.key_words
         self.buf = Buffers(np.zeros((m, k), np.uint64), np.zeros(m, np.int64),
                            np.zeros(m, np.int32), np.zeros((m, f), np.int32),
                            np.zeros(m, np.int64), np.zeros(m, np.uint8),
@@ -686,7 +698,9 @@ class FessSearch:
         self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
         self.fs = np.zeros(N_FS, dtype=np.int64)
         self.fs[BEST_RANK] = int(_NO_RANK)
+        self.fs[BEST_OWN] = int(_NO_RANK)
         self.fs[BEST_CELL] = -1
+        self.fs[BEST_NODE] = 0
         self.prepare_seconds = 0.0
 
     @staticmethod
@@ -782,6 +796,10 @@ class FessSearch:
     def solution_keys(self) -> list[np.ndarray]:
         """The positions from the start to the goal found."""
         return [self.store.keys[i].copy() for i in self.store.path_to(int(self.stats[GOAL]))]
+
+    def best_keys(self) -> list[np.ndarray]:
+        """The positions from the start to the best-ranked one expanded."""
+        return [self.store.keys[i].copy() for i in self.store.path_to(int(self.fs[BEST_NODE]))]
 
     def solution_codes(self, keys: list[np.ndarray]) -> list[int]:
         """The puzzle's move codes along ``keys`` (each macro edge unrolled)."""

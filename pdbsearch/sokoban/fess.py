@@ -31,6 +31,7 @@ from .features import (N_FEATURES, FeatureWork, components, feature_work, out_of
                        pack_rank, packed_count)
 from .kernels import AREA, FROZEN, LABEL, SokobanParams, decode_boxes, player_of, work_arrays
 from .macros import MacroWork, box_macros, macro_path, macro_work
+from .packing import PackingSearch, oop_zones
 from .plan import PlanParams, naive_plan
 from .tables import UNREACHABLE
 from .vocabulary import MATCHING, SIMPLE, ZERO
@@ -39,12 +40,16 @@ _ONE = np.uint64(1)
 _FIELD = np.int64((1 << 20) - 1)
 #: Most children of one expansion (Festival caps at 11,500).
 MAX_CHILDREN = 1 << 14
+#: Share of the time limit the packing-order search may use, and its cap.
+PACKING_SHARE = 0.2
+PACKING_SECONDS = 5.0
 
 
 class SokobanFessParams(NamedTuple):
     """What the Sokoban FESS kernels need, as seen inside numba."""
 
     base: SokobanParams     #: the push-level tables and scratch (own copy)
+    h_rank: int             #: 1: the lower bound breaks ties (else the nearest goals)
     plan: PlanParams
     mw: MacroWork
     fw: FeatureWork
@@ -103,10 +108,15 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     conn = components(region, p.inside, occ, p.deltas, fp.fw)
     packed = packed_count(plan.order, plan.naive, occ, on_goals)
     oop = out_of_plan(plan.zone, packed, boxes, n, -1, -1)
+    if fp.h_rank != 0:
+        dist = heuristic(p, key)
+        if dist >= DEAD:
+            dist = 1 << 30
     self_info[0] = pack_rank(n - packed, conn, oop, dist)
     self_info[1] = n - packed
     self_info[2] = conn
     self_info[3] = oop
+    self_info[4] = dist
     # The player's area, and the PI-corral rule.
     w.counters[AREA] += 1
     tag = w.counters[AREA]
@@ -156,11 +166,19 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
                 _apply(p, key, desc, out_keys[m])
+                if fp.h_rank != 0:
+                    # The lower bound as the tie-break (and a dead child dropped now).
+                    c_dist = heuristic(p, out_keys[m])
+                    if c_dist >= DEAD:
+                        occ[c] = 0
+                        occ[s] = 1
+                        continue
                 out_desc[m] = desc
                 out_cost[m] = mw.depth[st]
                 out_feat[m, 0] = n - c_packed
                 out_feat[m, 1] = c_conn
                 out_feat[m, 2] = c_oop
+                out_feat[m, 3] = min(c_dist, 1 << 30)
                 out_rank[m] = pack_rank(n - c_packed, c_conn, c_oop, c_dist)
                 out_flags[m] = GOAL_CHILD if c_goals == n else 0
                 m += 1
@@ -178,10 +196,10 @@ register_fess_kernels(SokobanFessParams, expand=expand, child_key=child_key,
 class SokobanFessDomain(FessDomain):
     """The Python half of Sokoban's FESS support (see the module doc)."""
 
-    n_features = N_FEATURES
+    n_features = N_FEATURES + 1
     cell_features = N_FEATURES
 
-    def __init__(self, puzzle, limits):
+    def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True):
         if puzzle.metric != "pushes":
             raise PdbsearchError("fess solves for pushes (walking is free); "
                                  "use --metric pushes")
@@ -197,16 +215,55 @@ class SokobanFessDomain(FessDomain):
             n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
         self.key_words = puzzle.key_words
         self.max_children = min(MAX_CHILDREN, 4 * len(level.boxes) * len(puzzle.layout.region))
-        self.params = SokobanFessParams(base, naive_plan(len(level.goals), n_grid),
+        import os  # EXPERIMENT switches, to be removed
+        opts = os.environ.get("FESS_OPTS", "")
+        if "noh" in opts:
+            h_rank = False
+        if "nopack" in opts:
+            use_packing = False
+        self.params = SokobanFessParams(base, int(h_rank), naive_plan(len(level.goals), n_grid),
                                         macro_work(n_grid), feature_work(n_grid))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
+        self.plan_info: dict = {"plan": "naive"}
+        self._packing = None
+        if use_packing:
+            budget = PACKING_SHARE * limits.time_seconds if (
+                limits is not None and limits.time_seconds is not None) else PACKING_SECONDS
+            memory = (limits.memory_bytes() if limits is not None else 1 << 31) // 4
+            self._packing = PackingSearch(puzzle, min(budget, PACKING_SECONDS), memory)
+
+    def prepare(self, seconds: float) -> bool:
+        """The packing-order search, in slices; then the plan and its zones."""
+        if self._packing is None:
+            return True
+        if not self._packing.step(seconds):
+            return False
+        order, removed = self._packing.order()
+        self.plan_info = {"plan": "naive", **self._packing.describe(),
+                          "packing_removed": removed}
+        if removed > 0:
+            p = self.params.base
+            order = np.array(order, np.int32)
+            zone = oop_zones(p.inside, p.dead, p.deltas, p.index_cell, order)
+            self.params = self.params._replace(plan=PlanParams(0, order, zone))
+            self.plan_info["plan"] = "packing order"
+        self._packing = None
+        return True
+
+    def describe(self) -> dict:
+        """The plan found."""
+        return dict(self.plan_info)
 
     def load_kernels(self) -> None:
-        """Compile (or load) the replay kernel."""
+        """Compile (or load) the replay and preparation kernels."""
         mw = self._replay_work
         macro_path(0, 0, 0, 0, self._occ, self._occ, self._occ,
                    self.params.base.deltas, mw, np.zeros(1, np.int32))
+        if self._packing is not None:
+            self._packing.load_kernels()
+            p = self.params.base
+            oop_zones(p.inside, p.dead, p.deltas, p.index_cell, np.zeros(0, np.int32))
 
     def codes_between(self, parent_key, child_key) -> list[int]:
         """The pushes of one macro edge (``cell * 4 + direction``)."""

@@ -167,21 +167,40 @@ def _close(c, k, d, frm, push, inside, occ, deltas, mw, tag, tail):
     return tail
 
 
+@nb.njit(cache=True, inline="always")
+def _step_ok(c, k, pull, inside, occ, dead, deltas):
+    """Can the box on ``c`` with the player on side ``k`` move (push away
+    from the player, or ``pull`` towards it: the player needs the cell
+    behind it); returns the box's new cell or -1."""
+    if pull:
+        np_ = c + 2 * deltas[k]
+        if inside[np_] == 0 or occ[np_] != 0:
+            return -1
+        return c + deltas[k]
+    t = c - deltas[k]
+    if inside[t] == 0 or occ[t] != 0 or dead[t] != 0:
+        return -1
+    return t
+
+
 @nb.njit(cache=True)
 def box_macros(s, player, area, area_tag, inside, occ, dead, deltas, label, lo, hi, mw,
-               most):
+               most, pull=False):
     """The macro moves of the box on ``s`` (``occ`` holds every box; ``area``
-    stamped ``area_tag`` marks the player's cells now).  With ``lo >= 0``
-    only macros whose first push lands on a cell labelled ``lo..hi``.
-    Writes the child states (``c * 4 + side``, their pushes in
+    stamped ``area_tag`` marks the player's cells now): pushes, or pulls
+    with ``pull`` (the backward game: the box moves onto the player's
+    cell, the player one cell further; ``dead`` is then ignored).  With
+    ``lo >= 0`` only macros whose first move lands on a cell labelled
+    ``lo..hi``.  Writes the child states (``c * 4 + side``, their moves in
     ``mw.depth``) into ``mw.emit`` and returns how many (at most ``most``).
     """
-    # Is any first push possible at all?  (Most boxes: no; skip the DFS.)
+    # Is any first move possible at all?  (Most boxes: no; skip the DFS.)
     any_push = False
     for k in range(4):
-        t = s - deltas[k]
-        if area[s + deltas[k]] == area_tag and inside[t] != 0 and occ[t] == 0 and \
-                dead[t] == 0 and (lo < 0 or lo <= label[t] <= hi):
+        if area[s + deltas[k]] != area_tag:
+            continue
+        t = _step_ok(s, k, pull, inside, occ, dead, deltas)
+        if t >= 0 and (lo < 0 or lo <= label[t] <= hi):
             any_push = True
     if not any_push:
         return 0
@@ -200,15 +219,15 @@ def box_macros(s, player, area, area_tag, inside, occ, dead, deltas, label, lo, 
         head += 1
         c = st >> 2
         k = st & 3
-        t = c - deltas[k]
-        if inside[t] == 0 or occ[t] != 0 or dead[t] != 0:
+        t = _step_ok(c, k, pull, inside, occ, dead, deltas)
+        if t < 0:
             continue
         if lo >= 0 and mw.depth[st] == 0 and not lo <= label[t] <= hi:
             continue
         nst = t * 4 + k
         if mw.vis[nst] == tag:
             continue
-        # The box moves to t; the player stands on c, side k of t.
+        # The box moves to t; the player stands on side k of t.
         tail = _close(t, k, mw.depth[st] + 1, st, 1, inside, occ, deltas, mw, tag, tail)
         mw.emit[n] = nst
         n += 1
