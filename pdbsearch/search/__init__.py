@@ -17,6 +17,7 @@ from .bestfirst import BestFirstSearch
 from .bfs import BreadthFirstSearch
 from .driver import run_engine
 from .fess import FessSearch
+from .portfolio import Member, PortfolioSearch
 from .idastar import IterativeDeepeningSearch
 from .result import Limits, SearchResult, Status
 
@@ -57,10 +58,25 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
               lambda p, w, lim: IterativeDeepeningSearch(p, lim.memory_bytes())),
     Algorithm("greedy", "greedy best-first, f = h (fast, no guarantee)",
               lambda p, w, lim: BestFirstSearch(p, 1.0, greedy=True), bounded=False),
-    Algorithm("fess", "feature space search over macro moves (Festival's FESS: finds "
-                      "solutions of hard levels fast, no guarantee; Sokoban pushes, Hakoiri)",
+    Algorithm("fess", "feature space search over macro moves (Festival's FESS) with its "
+                      "portfolio (Sokoban: greedy push search alongside): finds solutions of "
+                      "hard levels fast, no guarantee",
+              lambda p, w, lim: _make_fess(p, lim), bounded=False),
+    Algorithm("fess-only", "the FESS engine alone, without its portfolio",
               lambda p, w, lim: FessSearch(p, lim), bounded=False),
 ]}
+
+
+def _make_fess(puzzle: Puzzle, limits: Limits):
+    """FESS, in a portfolio with the engines the puzzle names
+    (``puzzle.fess_portfolio()``: ``[(algorithm, share), ...]``, "fess-only"
+    for the FESS engine itself), or alone."""
+    shares = getattr(puzzle, "fess_portfolio", lambda: [])()
+    if not shares:
+        return FessSearch(puzzle, limits)
+    members = [Member(name, ALGORITHMS[name].make(puzzle, 1.0, limits), share)
+               for name, share in shares]
+    return PortfolioSearch(puzzle, members, limits.memory_bytes(), "fess")
 
 #: The algorithm when none is named: plain A*, or weighted A* with a weight.
 DEFAULT_ALGORITHM = "astar"

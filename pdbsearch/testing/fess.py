@@ -89,3 +89,35 @@ def replay_pushes(level: Level, boxes, player: int, codes) -> tuple[frozenset[in
         boxes.add(t)
         player = b
     return frozenset(boxes), player
+
+
+def oop_zones(level: Level, order, dead=frozenset()) -> list[frozenset[int]]:
+    """The out-of-plan zone of each step (``len(order) + 1`` of them): with
+    the first ``k`` goals of ``order`` as walls, the region cells (not walls,
+    not ``dead``) from which a lone box cannot reach any later goal, taken
+    from the next step whose zone differs (the area about to be sealed)."""
+    region = set(level.playable_cells()) | set(level.goals) | set(level.boxes)
+    w = level.width
+    deltas = (-1, -w, 1, w)
+    n = len(order)
+    raw = []
+    for k in range(n + 1):
+        walls = set(order[:k])
+        sources = set(order[k:])
+        todo = list(sources)
+        while todo:
+            y = todo.pop()
+            for d in deltas:
+                x = y - d
+                if (x in region and x not in walls and x - d in region
+                        and x - d not in walls and x not in sources):
+                    sources.add(x)
+                    todo.append(x)
+        raw.append(frozenset(c for c in region
+                             if c not in walls and c not in dead and c not in sources))
+    zones = []
+    for k in range(n):
+        later = [raw[j] for j in range(k + 1, n) if raw[j] != raw[k]]
+        zones.append(later[0] if later else raw[k])
+    zones.append(frozenset())
+    return zones
