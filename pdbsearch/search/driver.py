@@ -128,6 +128,10 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
             if limits.time_seconds is not None and now - start >= limits.time_seconds:
                 stop_reason = "time"
                 break
+            if limits.cpu_seconds is not None and \
+                    time.process_time() - cpu_start >= limits.cpu_seconds:
+                stop_reason = "time"
+                break
             if code != RUNNING:  # a request for more room
                 if engine.grow_nbytes(code) > memory_limit:
                     stop_reason = "memory"

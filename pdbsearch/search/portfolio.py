@@ -32,7 +32,7 @@ class Member:
     engine: object
     share: float
     budget: int = 16
-    seconds: float = 0.0
+    seconds: float = 0.0          #: CPU seconds used
     retired: bool = False
 
 
@@ -68,9 +68,11 @@ class PortfolioSearch:
         if budget <= 0:
             return RUNNING
         t0 = time.perf_counter()
+        c0 = time.process_time()
         code = member.engine.run(min(budget, member.budget))
         spent = time.perf_counter() - t0
-        member.seconds += spent
+        # Shares are of CPU time: steady when other work shares the machine.
+        member.seconds += time.process_time() - c0
         if code == RUNNING:
             if spent < CHUNK_SECONDS / 16:
                 member.budget = min(member.budget * 8, 1 << 24)

@@ -50,6 +50,7 @@ class SokobanFessParams(NamedTuple):
 
     base: SokobanParams     #: the push-level tables and scratch (own copy)
     h_rank: int             #: 1: the lower bound breaks ties (else the nearest goals)
+    rank_base: SokobanParams  #: the tables of that bound (the matching; own scratch)
     plan: PlanParams
     mw: MacroWork
     fw: FeatureWork
@@ -109,7 +110,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     packed = packed_count(plan.order, plan.naive, occ, on_goals)
     oop = out_of_plan(plan.zone, packed, boxes, n, -1, -1)
     if fp.h_rank != 0:
-        dist = heuristic(p, key)
+        dist = heuristic(fp.rank_base, key)
         if dist >= DEAD:
             dist = 1 << 30
     self_info[0] = pack_rank(n - packed, conn, oop, dist)
@@ -168,7 +169,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 _apply(p, key, desc, out_keys[m])
                 if fp.h_rank != 0:
                     # The lower bound as the tie-break (and a dead child dropped now).
-                    c_dist = heuristic(p, out_keys[m])
+                    c_dist = heuristic(fp.rank_base, out_keys[m])
                     if c_dist >= DEAD:
                         occ[c] = 0
                         occ[s] = 1
@@ -221,7 +222,10 @@ class SokobanFessDomain(FessDomain):
             h_rank = False
         if "nopack" in opts:
             use_packing = False
-        self.params = SokobanFessParams(base, int(h_rank), naive_plan(len(level.goals), n_grid),
+        rank_h = MATCHING if "rankpdb" not in opts else base.heuristic
+        rank_base = base._replace(heuristic=rank_h, work=work_arrays(
+            n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
+        self.params = SokobanFessParams(base, int(h_rank), rank_base, naive_plan(len(level.goals), n_grid),
                                         macro_work(n_grid), feature_work(n_grid))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
