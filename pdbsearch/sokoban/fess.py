@@ -24,9 +24,12 @@ import numpy as np
 
 from ..errors import PdbsearchError
 from ..puzzle import DEAD, copy_key
-from ..search.fess import GOAL_CHILD, FessDomain, register_fess_kernels
-from .bounds import heuristic
+from ..search.fess import ADVISED, GOAL_CHILD, FessDomain, register_fess_kernels
+from ..pdb.builder import UNREACHABLE as NO_ENTRY
+from .bounds import _pattern_value, heuristic
 from .deadlocks import DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze
+from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, push_distances,
+                       pushable_sides, walk_distances)
 from .features import (N_FEATURES, FeatureWork, components, feature_work, out_of_plan,
                        pack_rank, packed_count)
 from .kernels import AREA, FROZEN, LABEL, SokobanParams, decode_boxes, player_of, work_arrays
@@ -40,6 +43,8 @@ _ONE = np.uint64(1)
 _FIELD = np.int64((1 << 20) - 1)
 #: Most children of one expansion (Festival caps at 11,500).
 MAX_CHILDREN = 1 << 14
+#: Most boxes for which the generation filter looks up every triple.
+TRIPLE_BOXES = 12
 #: Share of the time limit the packing-order search may use, and its cap.
 PACKING_SHARE = 0.2
 PACKING_SECONDS = 5.0
@@ -52,6 +57,7 @@ class SokobanFessParams(NamedTuple):
     h_rank: int             #: 1: the lower bound breaks ties (else the nearest goals)
     rank_base: SokobanParams  #: the tables of that bound (the matching; own scratch)
     plan: PlanParams
+    adv: AdvisorTables
     mw: MacroWork
     fw: FeatureWork
 
@@ -87,6 +93,50 @@ def late_check(fp, key):
 def _distance(p, cell):
     d = p.nearest[cell]
     return d if d < UNREACHABLE else 1 << 16
+
+
+@nb.njit(cache=True, inline="always")
+def _pattern_dead(p, c, s, boxes, n, pi):
+    """True when the pattern tables call the box moved from ``s`` to ``c``
+    dead together with one other box (or two, with 3-box tables and few
+    boxes): an O(n) (or O(n²)) cheap filter at generation."""
+    pt = p.patterns
+    if pt.k < 2:
+        return False
+    a = pt.index[c]
+    if a < 0:
+        return True
+    binom = pt.binom
+    for i in range(n):
+        x = boxes[i]
+        if x == s:
+            continue
+        b = pt.index[x]
+        if b < 0:
+            return True
+        lo, hi = min(a, b), max(a, b)
+        if _pattern_value(pt, 2, binom[lo, 1] + binom[hi, 2], pi) == NO_ENTRY:
+            return True
+    if pt.k < 3 or n > TRIPLE_BOXES:
+        return False
+    for i in range(n):
+        x = boxes[i]
+        if x == s:
+            continue
+        for j in range(i + 1, n):
+            y = boxes[j]
+            if y == s:
+                continue
+            u, v, w = a, pt.index[x], pt.index[y]
+            if u > v:
+                u, v = v, u
+            if v > w:
+                v, w = w, v
+            if u > v:
+                u, v = v, u
+            if _pattern_value(pt, 3, binom[u, 1] + binom[v, 2] + binom[w, 3], pi) == NO_ENTRY:
+                return True
+    return False
 
 
 @nb.njit(cache=True)
@@ -127,6 +177,11 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
         c = region[i]
         if occ[c] == 0 and fw.lab[c] == lab_player and fw.mark[c] == fw.counters[0]:
             w.area[c] = tag
+    adv = fp.adv
+    if adv.on != 0:
+        for i in range(n):
+            adv.side_mask[i] = pushable_sides(boxes[i], fw.lab, lab_player, occ, p.inside,
+                                              p.dead, p.deltas)
     lo = -1
     hi = -1
     if p.corral != 0:
@@ -160,6 +215,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
             if ok:
                 c_conn = components(region, p.inside, occ, p.deltas, fw)
                 q = fw.lab[c + p.deltas[k]]
+                ok = c == s or not _pattern_dead(p, c, s, boxes, n, p.player_index[q])
+            if ok:
                 c_goals = on_goals - p.goal[s] + p.goal[c]
                 c_packed = packed_count(plan.order, plan.naive, occ, c_goals)
                 c_oop = out_of_plan(plan.zone, c_packed, boxes, n, s, c)
@@ -182,11 +239,26 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 out_feat[m, 3] = min(c_dist, 1 << 30)
                 out_rank[m] = pack_rank(n - c_packed, c_conn, c_oop, c_dist)
                 out_flags[m] = GOAL_CHILD if c_goals == n else 0
+                if adv.on != 0:
+                    adv.ch_from[m] = s
+                    adv.ch_to[m] = c
+                    gain = 0
+                    for j in range(n):
+                        b = boxes[j]
+                        if b != s:
+                            now = pushable_sides(b, fw.lab, q, occ, p.inside, p.dead, p.deltas)
+                            if now & ~adv.side_mask[j]:
+                                gain += 1
+                    adv.ch_gain[m] = gain
                 m += 1
             occ[c] = 0
             occ[s] = 1
     for i in range(n):
         occ[boxes[i]] = 0
+    if adv.on != 0 and m > 0:
+        nxt = packed if plan.naive == 0 and packed < n else -1
+        advise(adv, p.player_index, m, out_feat, out_rank, out_flags, n - packed, conn, oop,
+               packed, nxt, ADVISED)
     return m
 
 
@@ -225,7 +297,13 @@ class SokobanFessDomain(FessDomain):
         rank_h = MATCHING if "rankpdb" not in opts else base.heuristic
         rank_base = base._replace(heuristic=rank_h, work=work_arrays(
             n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
-        self.params = SokobanFessParams(base, int(h_rank), rank_base, naive_plan(len(level.goals), n_grid),
+        n_region = len(puzzle.layout.region)
+        adv = advisor_tables("noadv" not in opts, n_region, len(level.goals), n_grid,
+                             self.max_children, len(level.boxes))
+        if adv.on:
+            lone_reach(base.inside, base.deltas, base.index_cell, base.player_index, adv.reach)
+        self.params = SokobanFessParams(base, int(h_rank), rank_base,
+                                        naive_plan(len(level.goals), n_grid), adv,
                                         macro_work(n_grid), feature_work(n_grid))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
@@ -250,7 +328,14 @@ class SokobanFessDomain(FessDomain):
             p = self.params.base
             order = np.array(order, np.int32)
             zone = oop_zones(p.inside, p.dead, p.deltas, p.index_cell, order)
-            self.params = self.params._replace(plan=PlanParams(0, order, zone))
+            adv = self.params.adv
+            if adv.on:
+                walk = np.full((len(order), zone.shape[1]), FAR, np.int32)
+                walk_distances(p.inside, p.deltas, order, walk)
+                oop_dist = np.zeros(zone.shape, np.int32)
+                push_distances(p.inside, p.deltas, zone, oop_dist)
+                adv = adv._replace(walk=walk, oop_dist=oop_dist)
+            self.params = self.params._replace(plan=PlanParams(0, order, zone), adv=adv)
             self.plan_info["plan"] = "packing order"
         self._packing = None
         return True
@@ -268,6 +353,10 @@ class SokobanFessDomain(FessDomain):
             self._packing.load_kernels()
             p = self.params.base
             oop_zones(p.inside, p.dead, p.deltas, p.index_cell, np.zeros(0, np.int32))
+            walk_distances(p.inside, p.deltas, np.zeros(0, np.int64),
+                           np.zeros((0, 1), np.int32))
+            push_distances(p.inside, p.deltas, np.zeros((0, 1), np.uint8),
+                           np.zeros((0, 1), np.int32))
 
     def codes_between(self, parent_key, child_key) -> list[int]:
         """The pushes of one macro edge (``cell * 4 + direction``)."""

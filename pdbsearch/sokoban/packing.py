@@ -538,10 +538,13 @@ def oop_zones(inside, dead, deltas, region, order):
             c = region[i]
             if wall[c] == 0 and dead[c] == 0 and src[c] != tag:
                 raw[k, c] = 1
+    # Each step takes the next different zone, looking no further than two
+    # goals from the end (Festival scans steps 0..n-2: the last goal's own
+    # approach would otherwise be everyone's zone).
     zone = np.zeros((n + 1, n_grid), np.uint8)
     for k in range(n):
         j = k + 1
-        while j <= n - 1:
+        while j <= n - 2:
             same = True
             for i in range(region.shape[0]):
                 if raw[j, region[i]] != raw[k, region[i]]:
@@ -550,7 +553,7 @@ def oop_zones(inside, dead, deltas, region, order):
             if not same:
                 break
             j += 1
-        src_row = raw[j] if j <= n - 1 else raw[k]
+        src_row = raw[j] if j <= n - 2 else raw[k]
         for i in range(region.shape[0]):
             zone[k, region[i]] = src_row[region[i]]
     return zone

@@ -117,7 +117,7 @@ def oop_zones(level: Level, order, dead=frozenset()) -> list[frozenset[int]]:
                              if c not in walls and c not in dead and c not in sources))
     zones = []
     for k in range(n):
-        later = [raw[j] for j in range(k + 1, n) if raw[j] != raw[k]]
+        later = [raw[j] for j in range(k + 1, n - 1) if raw[j] != raw[k]]
         zones.append(later[0] if later else raw[k])
     zones.append(frozenset())
     return zones
