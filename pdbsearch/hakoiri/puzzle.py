@@ -144,6 +144,11 @@ class HakoiriPuzzle(Puzzle):
             raise IllegalMoveError("the moves do not bring the 2x2 piece to the exit")
         return steps, len(steps)
 
+    def fess_domain(self, limits):
+        """This board on the FESS protocol (:mod:`.fess`)."""
+        from .fess import HakoiriFessDomain
+        return HakoiriFessDomain(self, limits)
+
     def render_path(self, keys, steps) -> list[str]:
         """The boards along a solution, with the start file's piece letters."""
         return ["\n".join(draw(b)) for b in self.boards_along(steps)]

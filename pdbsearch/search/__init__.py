@@ -17,6 +17,8 @@ from ..puzzle import Puzzle
 from .bestfirst import BestFirstSearch
 from .bfs import BreadthFirstSearch
 from .driver import run_engine, solved_at_start
+from .fess import FessSearch
+from .portfolio import Member, PortfolioSearch
 from .idastar import IterativeDeepeningSearch
 from .result import Limits, SearchResult, Status
 
@@ -33,12 +35,14 @@ class Algorithm:
     make: Callable[[Puzzle, float, Limits], object]
     uses_weight: bool = False
     needs_unit_costs: bool = False
+    #: False when a solution carries no bound whatever the heuristic
+    bounded: bool = True
 
     def guarantee(self, puzzle: Puzzle, weight: float) -> float | None:
         """The bound a solution of this algorithm carries on ``puzzle``."""
         if self.name == "bfs":
             return 1.0
-        if self.name == "greedy" or not puzzle.heuristic_admissible:
+        if not self.bounded or not puzzle.heuristic_admissible:
             return None
         return float(weight) if self.uses_weight else 1.0
 
@@ -54,8 +58,26 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
                          "a board unsolvable once its table holds every reachable state)",
               lambda p, w, lim: IterativeDeepeningSearch(p, lim.memory_bytes())),
     Algorithm("greedy", "greedy best-first, f = h (fast, no guarantee)",
-              lambda p, w, lim: BestFirstSearch(p, 1.0, greedy=True)),
+              lambda p, w, lim: BestFirstSearch(p, 1.0, greedy=True), bounded=False),
+    Algorithm("fess", "feature space search over macro moves (Festival's FESS) with its "
+                      "portfolio (Sokoban: greedy push search alongside): finds solutions of "
+                      "hard levels fast, no guarantee",
+              lambda p, w, lim: _make_fess(p, lim), bounded=False),
+    Algorithm("fess-only", "the FESS engine alone, without its portfolio",
+              lambda p, w, lim: FessSearch(p, lim), bounded=False),
 ]}
+
+
+def _make_fess(puzzle: Puzzle, limits: Limits):
+    """FESS, in a portfolio with the engines the puzzle names
+    (``puzzle.fess_portfolio()``: ``[(algorithm, share), ...]``, "fess-only"
+    for the FESS engine itself), or alone."""
+    shares = getattr(puzzle, "fess_portfolio", lambda: [])()
+    if not shares:
+        return FessSearch(puzzle, limits)
+    members = [Member(name, ALGORITHMS[name].make(puzzle, 1.0, limits), share)
+               for name, share in shares]
+    return PortfolioSearch(puzzle, members, limits.memory_bytes(), "fess")
 
 #: The algorithm when none is named: plain A*, or weighted A* with a weight.
 DEFAULT_ALGORITHM = "astar"

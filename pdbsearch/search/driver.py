@@ -126,6 +126,10 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
             if limits.time_seconds is not None and now - start >= limits.time_seconds:
                 stop_reason = "time"
                 break
+            if limits.cpu_seconds is not None and \
+                    time.process_time() - cpu_start >= limits.cpu_seconds:
+                stop_reason = "time"
+                break
             if code != RUNNING:  # a request for more room
                 # Growth doubles the arrays it grows, the old ones live until
                 # the new are filled: the peak is the grown size plus the
@@ -174,7 +178,11 @@ def _finish(puzzle, engine, result, code, bound, seconds, stop_reason) -> Search
     result.memory_bytes = max(result.memory_bytes, engine.nbytes())
     if code == SOLVED:
         keys = engine.solution_keys()
-        codes = [move_between(puzzle, a, b)[0] for a, b in zip(keys, keys[1:])]
+        if hasattr(engine, "solution_codes"):
+            # Macro edges (FESS): the engine unrolls them into the puzzle's moves.
+            codes = engine.solution_codes(keys)
+        else:
+            codes = [move_between(puzzle, a, b)[0] for a, b in zip(keys, keys[1:])]
         steps, cost = _replayed(puzzle, codes, result.algo)
         result.status = Status.SOLVED
         result.steps = steps
@@ -190,4 +198,6 @@ def _finish(puzzle, engine, result, code, bound, seconds, stop_reason) -> Search
         result.stop_reason = stop_reason
         result.lower_bound = engine.lower_bound()
     result.extra = puzzle.result_fields(result)
+    if hasattr(engine, "report"):
+        result.extra[engine.name] = engine.report()
     return result

@@ -40,6 +40,9 @@ class Limits:
     time_seconds: float | None = None
     nodes: int | None = None          #: expanded nodes
     memory_mb: int | None = None      #: memory of the whole process
+    #: CPU seconds of search (benchmarks on a shared machine: steadier than
+    #: wall time, which other work inflates)
+    cpu_seconds: float | None = None
 
     def memory_bytes(self) -> int:
         """The memory limit in bytes (the default cap when unset)."""

@@ -54,6 +54,7 @@ class RunOptions:
     pattern_boxes: int | None = None  #: largest pattern of ``pdb`` (None: as many as fit)
     grouping: str = GROUPINGS.default  #: how ``pdb`` groups the boxes per state
     db_dir: str | None = None        #: pattern PDB folder (None: the default one)
+    cpu_limit: float | None = None   #: CPU seconds of search per level (benchmarks)
 
     def puzzle(self, level: Level) -> SokobanPuzzle:
         """The puzzle of ``level`` under these options (its pattern PDB is
@@ -66,7 +67,8 @@ class RunOptions:
         """The limits of one level when ``jobs`` levels run at once."""
         memory = self.memory_mb if self.memory_mb is not None else max(
             64, default_memory_limit_mb() // max(1, jobs))
-        return Limits(time_seconds=self.time_limit, nodes=self.node_limit, memory_mb=memory)
+        return Limits(time_seconds=self.time_limit, nodes=self.node_limit, memory_mb=memory,
+                      cpu_seconds=self.cpu_limit)
 
     def describe(self) -> dict:
         """The options as a JSON-ready dict."""

@@ -281,6 +281,19 @@ class SokobanPuzzle(Puzzle):
         """``pushes``, ``steps`` and ``lurd`` of a result (None if unsolved)."""
         return solution_fields(result)
 
+    def fess_portfolio(self) -> list[tuple[str, float]]:
+        """``--algo fess``: the FESS engine and greedy push search, sharing
+        the time (greedy with the pattern databases is strong on small
+        intricate levels, FESS on goal rooms and many boxes)."""
+        if self.metric != "pushes":
+            return []
+        return [("fess-only", 0.5), ("greedy", 0.5)]
+
+    def fess_domain(self, limits):
+        """This level on the FESS protocol (:mod:`.fess`: macro moves, features)."""
+        from .fess import SokobanFessDomain
+        return SokobanFessDomain(self, limits)
+
     # -- wording of reports (see Puzzle) --------------------------------------
 
     @property

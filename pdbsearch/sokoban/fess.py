@@ -1,0 +1,382 @@
+"""Sokoban on the FESS protocol (:mod:`pdbsearch.search.fess`).
+
+* **Moves**: macro moves of one box (:mod:`.macros`), limited to one
+  PI-corral when there is one; a child on a freeze deadlock is dropped at
+  generation (cheap); the expensive tests run lazily on the chosen move:
+  the bipartite matching of the lower bound (with the puzzle's pattern
+  databases when it uses them), which proves a position dead when the
+  boxes cannot all be matched to goals.
+* **Features** (:mod:`.features`): unpacked boxes, player regions,
+  out-of-plan boxes; all three name the cell.
+* **A child's descriptor**: ``from_bit << 40 | to_bit << 20 | player
+  index`` (key bits of the box's old and new cell, the normalised player).
+* **Replay**: :func:`.macros.macro_path` turns an edge into pushes.
+
+FESS solves for pushes (walking is free); the moves metric is refused.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+
+from ..errors import PdbsearchError
+from ..puzzle import DEAD, copy_key
+from ..search.fess import ADVISED, GOAL_CHILD, FessDomain, register_fess_kernels
+from ..pdb.builder import UNREACHABLE as NO_ENTRY
+from .bounds import _pattern_value, heuristic
+from .deadlocks import DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze
+from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, push_distances,
+                       pushable_sides, walk_distances)
+from .features import (N_FEATURES, FeatureWork, components, feature_work, out_of_plan,
+                       pack_rank, packed_count)
+from .kernels import AREA, FROZEN, LABEL, SokobanParams, decode_boxes, player_of, work_arrays
+from .macros import MacroWork, box_macros, macro_path, macro_work
+from .packing import PackingSearch, oop_zones
+from .plan import PlanParams, naive_plan
+from .tables import UNREACHABLE
+from .vocabulary import MATCHING, SIMPLE, ZERO
+
+_ONE = np.uint64(1)
+_FIELD = np.int64((1 << 20) - 1)
+#: Most children of one expansion (Festival caps at 11,500).
+MAX_CHILDREN = 1 << 14
+#: Most boxes for which the generation filter looks up every triple.
+TRIPLE_BOXES = 12
+#: Share of the time limit the packing-order search may use, and its cap.
+PACKING_SHARE = 0.2
+PACKING_SECONDS = 5.0
+
+
+class SokobanFessParams(NamedTuple):
+    """What the Sokoban FESS kernels need, as seen inside numba."""
+
+    base: SokobanParams     #: the push-level tables and scratch (own copy)
+    h_rank: int             #: 1: the lower bound breaks ties (else the nearest goals)
+    rank_base: SokobanParams  #: the tables of that bound (the matching; own scratch)
+    plan: PlanParams
+    adv: AdvisorTables
+    mw: MacroWork
+    fw: FeatureWork
+
+
+@nb.njit(cache=True, inline="always")
+def _apply(p, parent_key, desc, out):
+    """The key of the child described by ``desc`` (see the module doc)."""
+    copy_key(out, parent_key)
+    frm = (desc >> np.int64(40)) & _FIELD
+    to = (desc >> np.int64(20)) & _FIELD
+    out[frm >> 6] &= ~(_ONE << np.uint64(frm & 63))
+    out[to >> 6] |= _ONE << np.uint64(to & 63)
+    last = out.shape[0] - 1
+    shift = np.uint64(p.player_shift)
+    mask = ~((~np.uint64(0)) << shift)
+    out[last] = (out[last] & mask) | (np.uint64(desc & _FIELD) << shift)
+
+
+@nb.njit(cache=True)
+def child_key(fp, parent_key, desc, out):
+    """The child key of a descriptor."""
+    _apply(fp.base, parent_key, desc, out)
+
+
+@nb.njit(cache=True)
+def late_check(fp, key):
+    """True when the bound proves the position dead (no perfect matching of
+    boxes to goals, or a dead pattern)."""
+    return fp.base.heuristic != ZERO and heuristic(fp.base, key) >= DEAD
+
+
+@nb.njit(cache=True, inline="always")
+def _distance(p, cell):
+    d = p.nearest[cell]
+    return d if d < UNREACHABLE else 1 << 16
+
+
+@nb.njit(cache=True, inline="always")
+def _pattern_dead(p, c, s, boxes, n, pi):
+    """True when the pattern tables call the box moved from ``s`` to ``c``
+    dead together with one other box (or two, with 3-box tables and few
+    boxes): an O(n) (or O(n²)) cheap filter at generation."""
+    pt = p.patterns
+    if pt.k < 2:
+        return False
+    a = pt.index[c]
+    if a < 0:
+        return True
+    binom = pt.binom
+    for i in range(n):
+        x = boxes[i]
+        if x == s:
+            continue
+        b = pt.index[x]
+        if b < 0:
+            return True
+        lo, hi = min(a, b), max(a, b)
+        if _pattern_value(pt, 2, binom[lo, 1] + binom[hi, 2], pi) == NO_ENTRY:
+            return True
+    if pt.k < 3 or n > TRIPLE_BOXES:
+        return False
+    for i in range(n):
+        x = boxes[i]
+        if x == s:
+            continue
+        for j in range(i + 1, n):
+            y = boxes[j]
+            if y == s:
+                continue
+            u, v, w = a, pt.index[x], pt.index[y]
+            if u > v:
+                u, v = v, u
+            if v > w:
+                v, w = w, v
+            if u > v:
+                u, v = v, u
+            if _pattern_value(pt, 3, binom[u, 1] + binom[v, 2] + binom[w, 3], pi) == NO_ENTRY:
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank, out_flags):
+    """The macro moves of ``key`` with their features (the FESS protocol)."""
+    p = fp.base
+    w = p.work
+    plan = fp.plan
+    occ, boxes = w.occ, w.boxes
+    n = decode_boxes(p, key, boxes)
+    on_goals = 0
+    dist = 0
+    for i in range(n):
+        occ[boxes[i]] = 1
+        on_goals += p.goal[boxes[i]]
+        dist += _distance(p, boxes[i])
+    player = player_of(p, key)
+    region = p.index_cell
+    # The position's own features.
+    conn = components(region, p.inside, occ, p.deltas, fp.fw)
+    packed = packed_count(plan.order, plan.naive, occ, on_goals)
+    oop = out_of_plan(plan.zone, packed, boxes, n, -1, -1)
+    if fp.h_rank != 0:
+        dist = heuristic(fp.rank_base, key)
+        if dist >= DEAD:
+            dist = 1 << 30
+    self_info[0] = pack_rank(n - packed, conn, oop, dist)
+    self_info[1] = n - packed
+    self_info[2] = conn
+    self_info[3] = oop
+    self_info[4] = dist
+    # The player's area, and the PI-corral rule.
+    w.counters[AREA] += 1
+    tag = w.counters[AREA]
+    fw = fp.fw
+    lab_player = fw.lab[player]
+    for i in range(region.shape[0]):
+        c = region[i]
+        if occ[c] == 0 and fw.lab[c] == lab_player and fw.mark[c] == fw.counters[0]:
+            w.area[c] = tag
+    adv = fp.adv
+    if adv.on != 0:
+        for i in range(n):
+            adv.side_mask[i] = pushable_sides(boxes[i], fw.lab, lab_player, occ, p.inside,
+                                              p.dead, p.deltas)
+    lo = -1
+    hi = -1
+    if p.corral != 0:
+        verdict, lo, hi = corral_restriction(
+            boxes, n, occ, p.inside, p.goal, p.dead, p.width, w.area, tag,
+            w.label, w.counters, LABEL, w.barmark, w.queue, w.bars, w.all_bars)
+        if verdict == DEADLOCK:
+            for i in range(n):
+                occ[boxes[i]] = 0
+            return 0
+        if verdict != RESTRICT:
+            lo = -1
+    most = out_keys.shape[0]
+    mw = fp.mw
+    m = 0
+    for i in range(n):
+        s = boxes[i]
+        ne = box_macros(s, player, w.area, tag, p.inside, occ, p.dead, p.deltas, w.label,
+                        lo, hi, mw, most - m)
+        for e in range(ne):
+            st = mw.emit[e]
+            c = st >> 2
+            k = st & 3
+            occ[s] = 0
+            occ[c] = 1
+            ok = True
+            if p.freeze != 0 and c != s and may_freeze(c, occ, p.inside, p.dead, p.width):
+                w.counters[FROZEN] += 1
+                ok = not freeze_deadlock(c, occ, p.inside, p.goal, p.dead, p.width, w.frozen,
+                                         w.counters[FROZEN], w.stack)
+            if ok:
+                c_conn = components(region, p.inside, occ, p.deltas, fw)
+                q = fw.lab[c + p.deltas[k]]
+                ok = c == s or not _pattern_dead(p, c, s, boxes, n, p.player_index[q])
+            if ok:
+                c_goals = on_goals - p.goal[s] + p.goal[c]
+                c_packed = packed_count(plan.order, plan.naive, occ, c_goals)
+                c_oop = out_of_plan(plan.zone, c_packed, boxes, n, s, c)
+                c_dist = dist - _distance(p, s) + _distance(p, c)
+                desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
+                    (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
+                _apply(p, key, desc, out_keys[m])
+                if fp.h_rank != 0:
+                    # The lower bound as the tie-break (and a dead child dropped now).
+                    c_dist = heuristic(fp.rank_base, out_keys[m])
+                    if c_dist >= DEAD:
+                        occ[c] = 0
+                        occ[s] = 1
+                        continue
+                out_desc[m] = desc
+                out_cost[m] = mw.depth[st]
+                out_feat[m, 0] = n - c_packed
+                out_feat[m, 1] = c_conn
+                out_feat[m, 2] = c_oop
+                out_feat[m, 3] = min(c_dist, 1 << 30)
+                out_rank[m] = pack_rank(n - c_packed, c_conn, c_oop, c_dist)
+                out_flags[m] = GOAL_CHILD if c_goals == n else 0
+                if adv.on != 0:
+                    adv.ch_from[m] = s
+                    adv.ch_to[m] = c
+                    gain = 0
+                    for j in range(n):
+                        b = boxes[j]
+                        if b != s:
+                            now = pushable_sides(b, fw.lab, q, occ, p.inside, p.dead, p.deltas)
+                            if now & ~adv.side_mask[j]:
+                                gain += 1
+                    adv.ch_gain[m] = gain
+                m += 1
+            occ[c] = 0
+            occ[s] = 1
+    for i in range(n):
+        occ[boxes[i]] = 0
+    if adv.on != 0 and m > 0:
+        nxt = packed if plan.naive == 0 and packed < n else -1
+        advise(adv, p.player_index, m, out_feat, out_rank, out_flags, n - packed, conn, oop,
+               packed, nxt, ADVISED)
+    return m
+
+
+register_fess_kernels(SokobanFessParams, expand=expand, child_key=child_key,
+                      late_check=late_check)
+
+
+class SokobanFessDomain(FessDomain):
+    """The Python half of Sokoban's FESS support (see the module doc)."""
+
+    n_features = N_FEATURES + 1
+    cell_features = N_FEATURES
+
+    def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True):
+        if puzzle.metric != "pushes":
+            raise PdbsearchError("fess solves for pushes (walking is free); "
+                                 "use --metric pushes")
+        self.puzzle = puzzle
+        self.limits = limits
+        level = puzzle.level
+        n_grid = level.width * level.height
+        base = puzzle.params
+        # Own scratch (a portfolio may run the push-level engine alongside),
+        # and at least the matching for the late deadlock check.
+        h = base.heuristic if base.heuristic not in (ZERO, SIMPLE) else MATCHING
+        base = base._replace(heuristic=h, work=work_arrays(
+            n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
+        self.key_words = puzzle.key_words
+        self.max_children = min(MAX_CHILDREN, 4 * len(level.boxes) * len(puzzle.layout.region))
+        import os  # EXPERIMENT switches, to be removed
+        opts = os.environ.get("FESS_OPTS", "")
+        if "noh" in opts:
+            h_rank = False
+        if "nopack" in opts:
+            use_packing = False
+        rank_h = MATCHING if "rankpdb" not in opts else base.heuristic
+        rank_base = base._replace(heuristic=rank_h, work=work_arrays(
+            n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
+        n_region = len(puzzle.layout.region)
+        adv = advisor_tables("noadv" not in opts, n_region, len(level.goals), n_grid,
+                             self.max_children, len(level.boxes))
+        if adv.on:
+            lone_reach(base.inside, base.deltas, base.index_cell, base.player_index, adv.reach)
+        self.params = SokobanFessParams(base, int(h_rank), rank_base,
+                                        naive_plan(len(level.goals), n_grid), adv,
+                                        macro_work(n_grid), feature_work(n_grid))
+        self._replay_work = macro_work(n_grid)
+        self._occ = np.zeros(n_grid, np.uint8)
+        self.plan_info: dict = {"plan": "naive"}
+        self._packing = None
+        if use_packing:
+            budget = PACKING_SHARE * limits.time_seconds if (
+                limits is not None and limits.time_seconds is not None) else PACKING_SECONDS
+            memory = (limits.memory_bytes() if limits is not None else 1 << 31) // 4
+            self._packing = PackingSearch(puzzle, min(budget, PACKING_SECONDS), memory)
+
+    def prepare(self, seconds: float) -> bool:
+        """The packing-order search, in slices; then the plan and its zones."""
+        if self._packing is None:
+            return True
+        if not self._packing.step(seconds):
+            return False
+        order, removed = self._packing.order()
+        self.plan_info = {"plan": "naive", **self._packing.describe(),
+                          "packing_removed": removed}
+        if removed > 0:
+            p = self.params.base
+            order = np.array(order, np.int32)
+            zone = oop_zones(p.inside, p.dead, p.deltas, p.index_cell, order)
+            adv = self.params.adv
+            if adv.on:
+                walk = np.full((len(order), zone.shape[1]), FAR, np.int32)
+                walk_distances(p.inside, p.deltas, order, walk)
+                oop_dist = np.zeros(zone.shape, np.int32)
+                push_distances(p.inside, p.deltas, zone, oop_dist)
+                adv = adv._replace(walk=walk, oop_dist=oop_dist)
+            self.params = self.params._replace(plan=PlanParams(0, order, zone), adv=adv)
+            self.plan_info["plan"] = "packing order"
+        self._packing = None
+        return True
+
+    def describe(self) -> dict:
+        """The plan found."""
+        return dict(self.plan_info)
+
+    def load_kernels(self) -> None:
+        """Compile (or load) the replay and preparation kernels."""
+        mw = self._replay_work
+        macro_path(0, 0, 0, 0, self._occ, self._occ, self._occ,
+                   self.params.base.deltas, mw, np.zeros(1, np.int32))
+        if self._packing is not None:
+            self._packing.load_kernels()
+            p = self.params.base
+            oop_zones(p.inside, p.dead, p.deltas, p.index_cell, np.zeros(0, np.int32))
+            walk_distances(p.inside, p.deltas, np.zeros(0, np.int64),
+                           np.zeros((0, 1), np.int32))
+            push_distances(p.inside, p.deltas, np.zeros((0, 1), np.uint8),
+                           np.zeros((0, 1), np.int32))
+
+    def codes_between(self, parent_key, child_key) -> list[int]:
+        """The pushes of one macro edge (``cell * 4 + direction``)."""
+        puzzle = self.puzzle
+        boxes, player = puzzle.position_of(parent_key)
+        new_boxes, new_player = puzzle.position_of(child_key)
+        if boxes != new_boxes:
+            (s,) = boxes - new_boxes
+            (c,) = new_boxes - boxes
+            moves = [(s, c)]
+        else:  # a box went round and back: the player changed sides of it
+            moves = [(b, b) for b in sorted(boxes)]
+        occ = self._occ
+        occ[:] = 0
+        occ[list(boxes)] = 1
+        p = self.params.base
+        out = np.zeros(4 * occ.shape[0], np.int32)
+        for s, c in moves:
+            n = macro_path(s, c, new_player, player, p.inside, occ, p.dead, p.deltas,
+                           self._replay_work, out)
+            if n > 0:
+                return [int(x) for x in out[:n]]
+        raise AssertionError("a macro edge with no pushes")

@@ -1,0 +1,560 @@
+"""The packing order of a level, by a backward search (Festival, JSoko).
+
+Start from the solved position (a box on every goal) and *pull* boxes away
+(macro pulls, :mod:`.macros`).  A box pulled onto a free *start square*
+(where a box starts in the level) is taken off the board and the square
+marked used: the sink assumption, that there is room near the goals to
+park the boxes, and that each goal's box can come from some start square.
+When a box can be taken off, that is the only move generated (JSoko).
+The search is FESS itself, on the pull game (:class:`PullDomain`), for a
+bounded time; the best position it reaches (fewest boxes left, then
+fewer player regions, fewer boxes on goals, boxes farther from the goals)
+gives the plan.
+
+**Reading the plan.**  Walk the backward path from the solved position:
+the goal a box first leaves at step ``t`` is filled at backward time ``t``,
+so forward the goals are filled in *decreasing* ``t``; goals never emptied
+on the path come first (deepest goals first).  Each goal, once filled,
+stays filled (Festival's permutation form of a plan).
+
+**Pruning.**  The late check of the pull game asks for a perfect matching
+of the boxes left to the unused start squares, a box at ``x`` matching a
+start square from which a lone box can be pushed to ``x``.
+
+**Key of the pull game.**  One bit per region cell (a box), one bit per
+start square (used), and the player's region index in the top bits of
+the last word; index ``n_region`` stands for the *virtual root*, whose
+children are the solved position with the player in each area of the
+board (goals as walls) from which a pull is possible.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+
+from ..puzzle import copy_key
+from ..search.common import EXHAUSTED, RUNNING, SOLVED
+from ..search.fess import FessDomain, FessSearch, GOAL_CHILD, register_fess_kernels
+from .features import FeatureWork, components, feature_work, pack_rank
+from .macros import MacroWork, box_macros, macro_work
+from .tables import UNREACHABLE
+
+_ONE = np.uint64(1)
+_FIELD = np.int64((1 << 20) - 1)
+_DIST_MAX = (1 << 30) - 1
+N_FEATURES = 3
+MAX_CHILDREN = 1 << 14
+
+
+class PullParams(NamedTuple):
+    """The pull game's tables and scratch, as seen inside numba."""
+
+    width: int
+    n_region: int
+    n_starts: int
+    player_shift: int
+    inside: np.ndarray       #: uint8[cell]
+    goal: np.ndarray         #: uint8[cell]
+    deltas: np.ndarray       #: int64[4]
+    region: np.ndarray       #: int32[index] -> cell, increasing
+    index: np.ndarray        #: int32[cell] -> region index, -1 outside
+    start_index: np.ndarray  #: int32[cell] -> start square number, -1 if none
+    start_cells: np.ndarray  #: int32[start]
+    nearest: np.ndarray      #: int32[cell]: pushes to the nearest goal
+    fwd: np.ndarray          #: uint8[start, cell]: a lone box from the start gets there
+    nodead: np.ndarray       #: uint8[cell]: zeros (pulls have no dead squares)
+    occ: np.ndarray          #: uint8[cell] scratch
+    boxes: np.ndarray        #: int32[box] scratch
+    area: np.ndarray         #: int64[cell] scratch
+    label: np.ndarray        #: int64[cell] scratch (unused by pulls)
+    used: np.ndarray         #: uint8[start] scratch
+    match_box: np.ndarray    #: int32[start] scratch: matched box, -1
+    seen: np.ndarray         #: int64[start] scratch stamps
+    prev: np.ndarray         #: int32[box + start] scratch of the matching
+    queue: np.ndarray        #: int32[box + start] scratch of the matching
+    counters: np.ndarray     #: int64[2]: area and matching stamps
+    mw: MacroWork
+    fw: FeatureWork
+
+
+@nb.njit(cache=True, inline="always")
+def _player_index(pp, key):
+    last = key.shape[0] - 1
+    return np.int64(key[last] >> np.uint64(pp.player_shift))
+
+
+@nb.njit(cache=True, inline="always")
+def _bit(key, b):
+    return (key[b >> 6] >> np.uint64(b & 63)) & _ONE
+
+
+@nb.njit(cache=True, inline="always")
+def _decode(pp, key):
+    """Fill ``pp.occ``/``pp.boxes``/``pp.used``; returns the box count."""
+    n = 0
+    for i in range(pp.n_region):
+        if _bit(key, i):
+            c = pp.region[i]
+            pp.boxes[n] = c
+            pp.occ[c] = 1
+            n += 1
+    for j in range(pp.n_starts):
+        pp.used[j] = _bit(key, pp.n_region + j)
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def _clear(pp, n):
+    for i in range(n):
+        pp.occ[pp.boxes[i]] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def _apply(pp, parent_key, desc, out):
+    copy_key(out, parent_key)
+    frm = (desc >> np.int64(40)) & _FIELD
+    to = (desc >> np.int64(20)) & _FIELD
+    out[frm >> 6] &= ~(_ONE << np.uint64(frm & 63))
+    out[to >> 6] |= _ONE << np.uint64(to & 63)
+    last = out.shape[0] - 1
+    shift = np.uint64(pp.player_shift)
+    mask = ~((~np.uint64(0)) << shift)
+    out[last] = (out[last] & mask) | (np.uint64(desc & _FIELD) << shift)
+
+
+@nb.njit(cache=True)
+def pull_child_key(pp, parent_key, desc, out):
+    """The child key of a descriptor (clear the from-bit, set the to-bit,
+    set the player)."""
+    _apply(pp, parent_key, desc, out)
+
+
+@nb.njit(cache=True, inline="always")
+def _emit(pp, key, desc, n_boxes, conn, on_goals, dist, cost, m, out_keys, out_desc,
+          out_cost, out_feat, out_rank, out_flags):
+    _apply(pp, key, desc, out_keys[m])
+    out_desc[m] = desc
+    out_cost[m] = cost
+    out_feat[m, 0] = n_boxes
+    out_feat[m, 1] = conn
+    out_feat[m, 2] = on_goals
+    out_rank[m] = pack_rank(n_boxes, conn, on_goals, _DIST_MAX - min(dist, _DIST_MAX))
+    out_flags[m] = GOAL_CHILD if n_boxes == 0 else 0
+    return m + 1
+
+
+@nb.njit(cache=True, inline="always")
+def _dist(pp, c):
+    d = pp.nearest[c]
+    return d if d < UNREACHABLE else 0
+
+
+@nb.njit(cache=True)
+def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
+                out_flags):
+    """The pull moves of ``key`` (the FESS protocol; see the module doc)."""
+    deltas = pp.deltas
+    most = out_keys.shape[0]
+    if _player_index(pp, key) == pp.n_region:
+        # The virtual root: the solved position, the player in each area
+        # (goals are boxes) from which some pull is possible.
+        n = _decode(pp, key)
+        conn = components(pp.region, pp.inside, pp.occ, deltas, pp.fw)
+        self_info[0] = pack_rank(n, conn + 1, n, _DIST_MAX)
+        self_info[1] = n
+        self_info[2] = conn + 1
+        self_info[3] = n
+        first_bit = np.int64(pp.index[pp.boxes[0]])
+        # Mark (in ``area``, by the smallest cell) the areas with a pull.
+        pp.counters[0] += 1
+        tag = pp.counters[0]
+        for r in range(pp.region.shape[0]):
+            y = pp.region[r]
+            if pp.occ[y] != 0:
+                continue
+            for k in range(4):
+                # a box on y - deltas[k], the player on y: it pulls to y + deltas[k]
+                if pp.occ[y - deltas[k]] != 0 and pp.inside[y + deltas[k]] != 0 and \
+                        pp.occ[y + deltas[k]] == 0:
+                    pp.area[pp.fw.lab[y]] = tag
+        m = 0
+        for i in range(pp.region.shape[0]):
+            z = pp.region[i]
+            if pp.occ[z] != 0 or pp.fw.lab[z] != z:
+                continue  # not the smallest cell of its area
+            if pp.area[z] == tag and m < most:
+                desc = (first_bit << np.int64(40)) | (first_bit << np.int64(20)) | \
+                    np.int64(pp.index[z])
+                m = _emit(pp, key, desc, n, conn, n, 0, 0, m, out_keys, out_desc, out_cost,
+                          out_feat, out_rank, out_flags)
+        _clear(pp, n)
+        return m
+    n = _decode(pp, key)
+    player = pp.region[_player_index(pp, key)]
+    on_goals = 0
+    dist = 0
+    for i in range(n):
+        on_goals += pp.goal[pp.boxes[i]]
+        dist += _dist(pp, pp.boxes[i])
+    conn = components(pp.region, pp.inside, pp.occ, deltas, pp.fw)
+    self_info[0] = pack_rank(n, conn, on_goals, _DIST_MAX - min(dist, _DIST_MAX))
+    self_info[1] = n
+    self_info[2] = conn
+    self_info[3] = on_goals
+    pp.counters[0] += 1
+    tag = pp.counters[0]
+    fw = pp.fw
+    home = fw.lab[player]
+    for i in range(pp.region.shape[0]):
+        c = pp.region[i]
+        if pp.occ[c] == 0 and fw.lab[c] == home:
+            pp.area[c] = tag
+    # The best extraction: a box on (or pulled onto) an unused start square.
+    ext_box = -1
+    ext_cell = -1
+    ext_side = -1
+    ext_cost = 1 << 30
+    m = 0
+    for i in range(n):
+        s = pp.boxes[i]
+        j = pp.start_index[s]
+        if j >= 0 and pp.used[j] == 0:
+            ext_box, ext_cell, ext_side, ext_cost = s, s, -1, 0
+            break
+        ne = box_macros(s, player, pp.area, tag, pp.inside, pp.occ, pp.nodead, deltas,
+                        pp.label, -1, -1, pp.mw, most, True)
+        for e in range(ne):
+            st = pp.mw.emit[e]
+            c = st >> 2
+            k = st & 3
+            d = pp.mw.depth[st]
+            jc = pp.start_index[c]
+            if jc >= 0 and pp.used[jc] == 0:
+                if d < ext_cost:
+                    ext_box, ext_cell, ext_side, ext_cost = s, c, k, d
+                continue
+            if ext_box >= 0 or m >= most:
+                continue
+            pp.occ[s] = 0
+            pp.occ[c] = 1
+            c_conn = components(pp.region, pp.inside, pp.occ, deltas, fw)
+            q = fw.lab[c + deltas[k]]
+            desc = (np.int64(pp.index[s]) << np.int64(40)) | \
+                (np.int64(pp.index[c]) << np.int64(20)) | np.int64(pp.index[q])
+            m = _emit(pp, key, desc, n, c_conn, on_goals - pp.goal[s] + pp.goal[c],
+                      dist - _dist(pp, s) + _dist(pp, c), d, m, out_keys, out_desc, out_cost,
+                      out_feat, out_rank, out_flags)
+            pp.occ[c] = 0
+            pp.occ[s] = 1
+    if ext_box >= 0:
+        s, c = ext_box, ext_cell
+        pp.occ[s] = 0
+        c_conn = components(pp.region, pp.inside, pp.occ, deltas, fw)
+        q = fw.lab[player] if ext_side < 0 else fw.lab[c + deltas[ext_side]]
+        desc = (np.int64(pp.index[s]) << np.int64(40)) | \
+            (np.int64(pp.n_region + pp.start_index[c]) << np.int64(20)) | \
+            np.int64(pp.index[q])
+        m = _emit(pp, key, desc, n - 1, c_conn, on_goals - pp.goal[s],
+                  dist - _dist(pp, s), ext_cost, 0, out_keys, out_desc, out_cost, out_feat,
+                  out_rank, out_flags)
+        pp.occ[s] = 1
+    _clear(pp, n)
+    return m
+
+
+@nb.njit(cache=True)
+def pull_late_check(pp, key):
+    """True when the boxes left cannot all be matched to unused start
+    squares they could have come from (augmenting paths, Kuhn)."""
+    if _player_index(pp, key) == pp.n_region:
+        return False
+    n = _decode(pp, key)
+    _clear(pp, n)
+    ns = pp.n_starts
+    for j in range(ns):
+        pp.match_box[j] = -1
+    for i in range(n):
+        # Breadth-first search for an augmenting path from box i; nodes are
+        # boxes (0..n-1) and starts (n + j).
+        pp.counters[1] += 1
+        tag = pp.counters[1]
+        pp.queue[0] = i
+        pp.prev[i] = -1
+        head, tail = 0, 1
+        found = -1
+        while head < tail and found < 0:
+            b = pp.queue[head]
+            head += 1
+            cell = pp.boxes[b]
+            for j in range(ns):
+                if pp.used[j] != 0 or pp.fwd[j, cell] == 0 or pp.seen[j] == tag:
+                    continue
+                pp.seen[j] = tag
+                pp.prev[n + j] = b
+                if pp.match_box[j] < 0:
+                    found = j
+                    break
+                pp.prev[pp.match_box[j]] = n + j
+                pp.queue[tail] = pp.match_box[j]
+                tail += 1
+        if found < 0:
+            return True
+        j = found
+        while True:
+            b = pp.prev[n + j]
+            pp.match_box[j] = b
+            up = pp.prev[b]
+            if up < 0:
+                break
+            j = up - n
+    return False
+
+
+register_fess_kernels(PullParams, expand=pull_expand, child_key=pull_child_key,
+                      late_check=pull_late_check)
+
+
+@nb.njit(cache=True)
+def push_reach(inside, deltas, start, out):
+    """``out[c] = 1`` where a lone box on ``start`` can be pushed (the
+    player walks freely: it only needs the cell behind the box)."""
+    q = np.empty(inside.shape[0], np.int64)
+    out[start] = 1
+    q[0] = start
+    head, tail = 0, 1
+    while head < tail:
+        c = q[head]
+        head += 1
+        for d in deltas:
+            t = c + d
+            if inside[t] != 0 and inside[c - d] != 0 and out[t] == 0:
+                out[t] = 1
+                q[tail] = t
+                tail += 1
+
+
+class PullDomain(FessDomain):
+    """The backward (pull) game of a level on the FESS protocol."""
+
+    n_features = N_FEATURES
+    cell_features = N_FEATURES
+
+    def __init__(self, puzzle):
+        level = puzzle.level
+        self.puzzle = puzzle
+        base = puzzle.params
+        n_grid = level.width * level.height
+        region = np.array(puzzle.layout.region, np.int32)
+        index = np.full(n_grid, -1, np.int32)
+        index[region] = np.arange(len(region), dtype=np.int32)
+        starts = np.array(sorted(level.boxes), np.int32)
+        start_index = np.full(n_grid, -1, np.int32)
+        start_index[starts] = np.arange(len(starts), dtype=np.int32)
+        n_region, n_starts = len(region), len(starts)
+        player_bits = max(1, n_region.bit_length())
+        self.key_words = (n_region + n_starts + player_bits + 63) // 64
+        inside = base.inside
+        fwd = np.zeros((n_starts, n_grid), np.uint8)
+        for j, s in enumerate(starts):
+            push_reach(inside, base.deltas, int(s), fwd[j])
+        n_box = len(starts)
+        self.params = PullParams(
+            level.width, n_region, n_starts, 64 - player_bits, inside, base.goal, base.deltas,
+            region, index, start_index, starts, base.nearest, fwd, np.zeros(n_grid, np.uint8),
+            np.zeros(n_grid, np.uint8), np.zeros(n_box, np.int32), np.zeros(n_grid, np.int64),
+            np.zeros(n_grid, np.int64), np.zeros(n_starts, np.uint8),
+            np.full(n_starts, -1, np.int32), np.zeros(n_starts, np.int64),
+            np.zeros(n_box + n_starts, np.int32), np.zeros(n_box + n_starts, np.int32),
+            np.zeros(2, np.int64), macro_work(n_grid), feature_work(n_grid))
+        self.max_children = min(MAX_CHILDREN, 4 * n_box * n_region)
+        self.region = region
+        self.starts = starts
+
+    def initial_key(self) -> np.ndarray:
+        """The virtual root: a box on every goal, the player nowhere yet."""
+        pp = self.params
+        key = np.zeros(self.key_words, np.uint64)
+        for g in sorted(self.puzzle.level.goals):
+            b = int(pp.index[g])
+            key[b >> 6] |= np.uint64(1 << (b & 63))
+        key[-1] |= np.uint64(pp.n_region << pp.player_shift)
+        return key
+
+    def boxes_of(self, key: np.ndarray) -> set[int]:
+        """The box cells of a pull-game key."""
+        return {int(self.region[i]) for i in range(len(self.region))
+                if (int(key[i >> 6]) >> (i & 63)) & 1}
+
+
+class _PullProblem:
+    """What :class:`FessSearch` asks of a puzzle, for the pull game."""
+
+    domain = "sokoban-pull"
+
+    def __init__(self, domain: PullDomain):
+        self.key_words = domain.key_words
+        self._domain = domain
+
+    def fess_domain(self, limits):
+        return self._domain
+
+
+def goal_depths(level, goals) -> dict[int, int]:
+    """Each goal's distance, through goal cells, to the nearest non-goal
+    floor cell (deep goals of a goal room are filled first)."""
+    goals = set(goals)
+    depth: dict[int, int] = {}
+    todo: deque = deque()
+    for g in goals:
+        if any(n not in goals for n in level.neighbors(g)):
+            depth[g] = 1
+            todo.append(g)
+    while todo:
+        g = todo.popleft()
+        for n in level.neighbors(g):
+            if n in goals and n not in depth:
+                depth[n] = depth[g] + 1
+                todo.append(n)
+    for g in goals:
+        depth.setdefault(g, len(goals) + 1)
+    return depth
+
+
+class PackingSearch:
+    """The backward search for a packing order, run in slices of time.
+
+    ``step(seconds)`` runs it for about that long and returns True once it
+    is over (solved, exhausted, or its ``budget`` of seconds or memory used);
+    then :meth:`order` reads the plan.
+    """
+
+    def __init__(self, puzzle, budget_seconds: float, memory_bytes: int):
+        self.domain = PullDomain(puzzle)
+        self.engine = FessSearch(_PullProblem(self.domain), None, self.domain)
+        self.engine.prepared = True
+        self.budget = budget_seconds
+        self.memory = memory_bytes
+        self.spent = 0.0
+        self.outcome = "running"
+        self.puzzle = puzzle
+
+    def load_kernels(self) -> None:
+        """Compile (or load) the pull game's kernels."""
+        self.engine._chunk(0)
+
+    def step(self, seconds: float) -> bool:
+        """Search for about ``seconds``; True when finished."""
+        t0 = time.perf_counter()
+        budget = 64
+        while time.perf_counter() - t0 < seconds:
+            code = self.engine.run(budget)
+            if code == SOLVED:
+                self.outcome = "solved"
+            elif code == EXHAUSTED:
+                self.outcome = "exhausted"
+            elif code != RUNNING:
+                if self.engine.grow_nbytes(code) > self.memory:
+                    self.outcome = "memory"
+                else:
+                    self.engine.grow(code)
+            if self.outcome != "running":
+                break
+            budget = min(budget * 2, 4096)
+        self.spent += time.perf_counter() - t0
+        if self.outcome == "running" and self.spent >= self.budget:
+            self.outcome = "time"
+        return self.outcome != "running"
+
+    def order(self) -> tuple[list[int], int]:
+        """The goals in packing order, and how many boxes the backward path
+        took off the board (0: no plan worth having)."""
+        level = self.puzzle.level
+        if self.outcome == "solved":
+            keys = self.engine.solution_keys()
+        else:
+            keys = self.engine.best_keys()
+        first_empty: dict[int, int] = {}
+        removed = 0
+        previous = None
+        for t, key in enumerate(keys):
+            boxes = self.domain.boxes_of(key)
+            if previous is not None:
+                for cell in previous - boxes:
+                    if cell in level.goals and cell not in first_empty:
+                        first_empty[cell] = t
+                if len(boxes) < len(previous):
+                    removed += 1
+            previous = boxes
+        depth = goal_depths(level, level.goals)
+        never = sorted((g for g in level.goals if g not in first_empty),
+                       key=lambda g: (-depth[g], g))
+        emptied = sorted(first_empty, key=lambda g: (-first_empty[g], g))
+        return never + emptied, removed
+
+    def describe(self) -> dict:
+        """Figures of the backward search."""
+        e = self.engine
+        return {"packing_outcome": self.outcome, "packing_seconds": round(self.spent, 3),
+                "packing_expanded": int(e.stats[0])}
+
+
+@nb.njit(cache=True)
+def oop_zones(inside, dead, deltas, region, order):
+    """``zone[k, cell]``: the out-of-plan zone once the first ``k`` goals of
+    ``order`` are packed (see :mod:`.plan`)."""
+    n_grid = inside.shape[0]
+    n = order.shape[0]
+    raw = np.zeros((n + 1, n_grid), np.uint8)
+    wall = np.zeros(n_grid, np.uint8)
+    src = np.zeros(n_grid, np.int64)
+    q = np.empty(n_grid, np.int64)
+    for k in range(n + 1):
+        if k > 0:
+            wall[order[k - 1]] = 1
+        tag = k + 1
+        tail = 0
+        for i in range(k, n):
+            g = order[i]
+            src[g] = tag
+            q[tail] = g
+            tail += 1
+        head = 0
+        while head < tail:
+            y = q[head]
+            head += 1
+            for d in deltas:
+                x = y - d
+                if inside[x] != 0 and wall[x] == 0 and inside[x - d] != 0 and \
+                        wall[x - d] == 0 and src[x] != tag:
+                    src[x] = tag
+                    q[tail] = x
+                    tail += 1
+        for i in range(region.shape[0]):
+            c = region[i]
+            if wall[c] == 0 and dead[c] == 0 and src[c] != tag:
+                raw[k, c] = 1
+    # Each step takes the next different zone, looking no further than two
+    # goals from the end (Festival scans steps 0..n-2: the last goal's own
+    # approach would otherwise be everyone's zone).
+    zone = np.zeros((n + 1, n_grid), np.uint8)
+    for k in range(n):
+        j = k + 1
+        while j <= n - 2:
+            same = True
+            for i in range(region.shape[0]):
+                if raw[j, region[i]] != raw[k, region[i]]:
+                    same = False
+                    break
+            if not same:
+                break
+            j += 1
+        src_row = raw[j] if j <= n - 2 else raw[k]
+        for i in range(region.shape[0]):
+            zone[k, region[i]] = src_row[region[i]]
+    return zone
+

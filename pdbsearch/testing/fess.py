@@ -1,0 +1,123 @@
+"""Plain-Python oracles of Sokoban's FESS kernels: macro moves as the
+closure of single pushes of one box, and the features of a position.
+
+Deliberately naive (a flood per state), independent of the numba code.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..sokoban.model import Level
+
+
+def _area(level: Level, player: int, boxes) -> frozenset[int]:
+    return level.reachable(player, boxes)
+
+
+def macro_children(level: Level, boxes, player: int, dead=frozenset()
+                   ) -> dict[tuple[frozenset[int], int], int]:
+    """Every position reachable by pushing one box any number of times (the
+    other boxes stay), never onto a ``dead`` cell, as ``{(boxes, normalised
+    player): fewest pushes}``; the start position itself is left out."""
+    boxes = frozenset(boxes)
+    start = (boxes, level.normalized_player(player, boxes))
+    w = level.width
+    deltas = (-1, -w, 1, w)
+    out: dict[tuple[frozenset[int], int], int] = {}
+    for box in boxes:
+        others = boxes - {box}
+        first = (box, start[1])
+        seen = {first: 0}
+        todo = deque([first])
+        while todo:
+            b, man = todo.popleft()
+            reach = _area(level, man, others | {b})
+            for d in deltas:
+                t = b + d
+                if (b - d not in reach or t in others or t in dead
+                        or not level.is_floor(t)):
+                    continue
+                new = others | {t}
+                state = (t, level.normalized_player(b, new))
+                if state not in seen:
+                    seen[state] = seen[(b, man)] + 1
+                    todo.append(state)
+        for (b, man), pushes in seen.items():
+            key = (others | {b}, man)
+            if key != start and (key not in out or pushes < out[key]):
+                out[key] = pushes
+    return out
+
+
+def connectivity(level: Level, boxes) -> int:
+    """The number of connected parts of the playable cells without boxes."""
+    free = set(level.playable_cells()) | set(level.goals) | set(level.boxes)
+    free -= set(boxes)
+    parts = 0
+    seen: set[int] = set()
+    for c in sorted(free):
+        if c in seen:
+            continue
+        parts += 1
+        todo = [c]
+        seen.add(c)
+        while todo:
+            x = todo.pop()
+            for n in level.neighbors(x):
+                if n in free and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+    return parts
+
+
+def replay_pushes(level: Level, boxes, player: int, codes) -> tuple[frozenset[int], int]:
+    """Apply push codes (``cell * 4 + direction``, LURD) with the player
+    walking between them; returns (boxes, player).  Raises AssertionError on
+    an illegal push."""
+    boxes = set(boxes)
+    w = level.width
+    deltas = (-1, -w, 1, w)
+    for code in codes:
+        b, d = divmod(code, 4)
+        step = deltas[d]
+        assert b in boxes, f"no box on {b}"
+        assert b - step in _area(level, player, boxes), "the player cannot get behind the box"
+        t = b + step
+        assert level.is_floor(t) and t not in boxes, "the push is blocked"
+        boxes.remove(b)
+        boxes.add(t)
+        player = b
+    return frozenset(boxes), player
+
+
+def oop_zones(level: Level, order, dead=frozenset()) -> list[frozenset[int]]:
+    """The out-of-plan zone of each step (``len(order) + 1`` of them): with
+    the first ``k`` goals of ``order`` as walls, the region cells (not walls,
+    not ``dead``) from which a lone box cannot reach any later goal, taken
+    from the next step whose zone differs (the area about to be sealed)."""
+    region = set(level.playable_cells()) | set(level.goals) | set(level.boxes)
+    w = level.width
+    deltas = (-1, -w, 1, w)
+    n = len(order)
+    raw = []
+    for k in range(n + 1):
+        walls = set(order[:k])
+        sources = set(order[k:])
+        todo = list(sources)
+        while todo:
+            y = todo.pop()
+            for d in deltas:
+                x = y - d
+                if (x in region and x not in walls and x - d in region
+                        and x - d not in walls and x not in sources):
+                    sources.add(x)
+                    todo.append(x)
+        raw.append(frozenset(c for c in region
+                             if c not in walls and c not in dead and c not in sources))
+    zones = []
+    for k in range(n):
+        later = [raw[j] for j in range(k + 1, n - 1) if raw[j] != raw[k]]
+        zones.append(later[0] if later else raw[k])
+    zones.append(frozenset())
+    return zones

@@ -1,0 +1,153 @@
+#!/usr/bin/env python
+"""Benchmark a solving mode (default ``--algo fess``) on Sokoban level sets
+against YASS 2.153, level by level.
+
+Runs every level of each set in its own process with the same per-level
+limit (the machinery of ``pdbsearch levels``), then compares with YASS's
+per-level results in ``docs/peers/yass_<set>_<N>s.csv`` (YASS at 5 s a
+level on the dev sets; on Microban its 20 s run, whose levels all took
+under 5 s).  Prints one table per set (solved by both / only us / only
+YASS, times) and a summary, and writes everything, with a description of
+the machine, to a JSON file.
+
+    python scripts/bench_sokoban_solving.py                       # the three dev sets, 5 s
+    python scripts/bench_sokoban_solving.py --sets microban       # Microban 155
+    python scripts/bench_sokoban_solving.py --sets holland --first 20 --time-limit 2
+
+The limit counts CPU seconds of search by default (``--clock cpu``): on a
+shared machine the wall clock mostly measures the other work.  Times:
+``search`` is the search alone (the per-level preparation of FESS
+included), ``cpu`` its CPU time, ``wall`` the child process's whole life
+(building the level's tables too), which is what YASS's column measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+
+from pdbsearch.io import atomic_write_text
+from pdbsearch.machine import load_average, machine_info
+from pdbsearch.sokoban.collection import RunOptions, run_levels, summary_table, totals
+from pdbsearch.sokoban.formats import load_levels
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "puzzles" / "sokoban"
+PEERS = ROOT / "docs" / "peers"
+DEV_SETS = ("holland", "grigr2002", "sasquatch5")
+
+
+def yass_results(name: str, limit: float) -> dict[int, float | None]:
+    """YASS's seconds per level (None: unsolved) at ``limit`` seconds a
+    level, from the CSV in docs/peers (the 20 s Microban run cut at the limit)."""
+    path = next(iter(sorted(PEERS.glob(f"yass_{name}_*s.csv"))), None)
+    if path is None:
+        return {}
+    out: dict[int, float | None] = {}
+    with open(path, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            ok = row.get("solved", row.get("status", "")) in ("yes", "solved")
+            seconds = float(row["seconds"])
+            out[int(row["level"])] = seconds if ok and seconds <= limit else None
+    return out
+
+
+def compare(records, yass: dict[int, float | None]) -> dict:
+    """Level-by-level comparison of one set's records with YASS's."""
+    ours = {r.number for r in records if r.solved}
+    theirs = {n for n, s in yass.items() if s is not None}
+    numbers = {r.number for r in records}
+    theirs &= numbers
+    return {"levels": len(records), "solved": len(ours), "yass_solved": len(theirs),
+            "both": len(ours & theirs), "only_us": sorted(ours - theirs),
+            "only_yass": sorted(theirs - ours),
+            "yass_seconds": round(sum(yass[n] or 0.0 for n in numbers if n in yass), 3)}
+
+
+def set_table(name: str, records, cmp: dict) -> str:
+    """The one-set summary lines."""
+    t = totals(records)
+    wall = sum(r.wall_seconds for r in records)
+    rate = f"{t['nodes_per_cpu_second']:,}" if t["nodes_per_cpu_second"] else "-"
+    return (f"{name}: solved {cmp['solved']}/{cmp['levels']} (YASS {cmp['yass_solved']}; "
+            f"both {cmp['both']}, only us {cmp['only_us']}, only YASS {cmp['only_yass']}); "
+            f"search {t['seconds']:.1f} s, cpu {t['cpu_seconds']:.1f} s, wall {wall:.1f} s "
+            f"(YASS {cmp['yass_seconds']:.1f} s); {t['expanded']:,} expanded, {rate} per CPU s")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", default=",".join(DEV_SETS),
+                        help="comma-separated set names in puzzles/sokoban (default the "
+                             "three dev sets)")
+    parser.add_argument("--algo", default="fess", help="search algorithm (default fess)")
+    parser.add_argument("--heuristic", default="matching",
+                        help="the puzzles' heuristic (default matching: no PDB build)")
+    parser.add_argument("--time-limit", type=float, default=5.0,
+                        help="seconds of search per level (default 5)")
+    parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
+                        help="what the limit counts: CPU seconds of the search (default: "
+                             "steady on a shared machine; the wall limit is then 4x) or "
+                             "wall seconds")
+    parser.add_argument("--first", type=int, help="only the first N levels of each set")
+    parser.add_argument("--only", default="", metavar="N,N,...",
+                        help="only these level numbers (one set)")
+    parser.add_argument("--jobs", type=int, default=1, help="levels at once (default 1)")
+    parser.add_argument("--json", default=str(ROOT / "bench-results" /
+                                              "bench_sokoban_solving.json"),
+                        help="where to write the results")
+    args = parser.parse_args(argv)
+
+    info = machine_info()
+    print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
+          f"numba {info['numba']}, numpy {info['numpy']}; load {info['load_average']}",
+          file=sys.stderr)
+    if args.clock == "cpu":
+        options = RunOptions(algo=args.algo, heuristic=args.heuristic,
+                             time_limit=4 * args.time_limit, cpu_limit=args.time_limit)
+    else:
+        options = RunOptions(algo=args.algo, heuristic=args.heuristic,
+                             time_limit=args.time_limit)
+    report = {"machine": info, "options": options.describe(), "sets": {}}
+    lines = []
+    interrupted = False
+    for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
+        levels = load_levels(PUZZLES / f"{name}.txt")
+        numbers = list(range(1, len(levels) + 1))
+        if args.only:
+            numbers = [int(x) for x in args.only.split(",")]
+        elif args.first:
+            numbers = numbers[:args.first]
+        chosen = [levels[n - 1] for n in numbers]
+        t0 = time.perf_counter()
+        records, interrupted = run_levels(chosen, options, jobs=args.jobs, numbers=numbers)
+        wall = time.perf_counter() - t0
+        print(summary_table(records))
+        cmp = compare(records, yass_results(name, args.time_limit))
+        line = set_table(name, records, cmp)
+        print(line)
+        lines.append(line)
+        report["sets"][name] = {"wall_seconds": round(wall, 1), "summary": totals(records),
+                                "yass": cmp,
+                                "levels": [{"number": r.number, "boxes": r.boxes,
+                                            "status": r.status, "pushes": r.pushes,
+                                            "expanded": r.expanded, "seconds": r.seconds,
+                                            "cpu_seconds": r.cpu_seconds,
+                                            "wall_seconds": r.wall_seconds, "error": r.error}
+                                           for r in records]}
+        if interrupted:
+            break
+    report["load_average_at_end"] = load_average()
+    print("\n".join(lines))
+    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(args.json, json.dumps(report, indent=1) + "\n")
+    print(f"wrote {args.json}", file=sys.stderr)
+    return 3 if interrupted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

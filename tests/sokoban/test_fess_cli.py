@@ -1,0 +1,40 @@
+"""``--algo fess`` from the command line: solve and levels, JSON, replay."""
+
+from __future__ import annotations
+
+import json
+
+from pdbsearch.cli import main
+from pdbsearch.sokoban import check_solution, load_levels
+
+from .helpers import LEVELS
+
+HOLLAND = LEVELS / "sokoban" / "holland.txt"
+
+
+def test_solve_with_fess_prints_a_replayed_solution(capsys):
+    code = main(["solve", str(HOLLAND), "--level", "2", "--algo", "fess", "--heuristic",
+                 "matching", "--time-limit", "20", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["status"] == "solved"
+    assert data["algo"] == "fess" and data["optimal"] is False and data["bound"] is None
+    level = load_levels(HOLLAND)[1]
+    pushes, steps = check_solution(level, data["lurd"])
+    assert pushes == data["pushes"] == data["cost"]
+    assert data["fess"]["cells"] >= 1
+
+
+def test_levels_with_fess(tmp_path, capsys):
+    out = tmp_path / "run.json"
+    code = main(["levels", str(HOLLAND), "--first", "3", "--algo", "fess", "--heuristic",
+                 "matching", "--time-limit", "10", "--json", str(out), "--no-progress"])
+    capsys.readouterr()
+    data = json.loads(out.read_text())
+    assert data["options"]["algo"] == "fess"
+    levels = load_levels(HOLLAND)
+    for record in data["levels"]:
+        assert record["optimal"] is False
+        if record["status"] == "solved":
+            assert check_solution(levels[record["number"] - 1], record["lurd"])[0] == \
+                record["pushes"]
+    assert code in (0, 3)

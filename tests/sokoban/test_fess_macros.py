@@ -1,0 +1,105 @@
+"""Sokoban's FESS kernels against plain-Python oracles: macro moves (the
+closure of single pushes of one box), their push paths, the features."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pdbsearch.search.fess import GOAL_CHILD, expand_once
+from pdbsearch.search.result import Limits
+from pdbsearch.sokoban.features import CONNECTIVITY, UNPACKED
+from pdbsearch.sokoban.fess import SokobanFessDomain
+from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
+from pdbsearch.testing.fess import connectivity, macro_children, replay_pushes
+
+from .helpers import microban, random_position
+
+#: Dead squares only: every macro the oracle finds must be generated.
+DEAD_ONLY = Rules(dead_squares=True, freeze=False, corral=False, tunnels=False)
+#: Small, big, many boxes, wide (155 needs 3 key words).
+LEVELS = (1, 6, 36, 93, 107, 144, 155)
+
+
+def fess_children(domain, key):
+    """The kernel's children of ``key``: {(boxes, player): (pushes, flags)},
+    and the position's own features."""
+    m, f = domain.max_children, domain.n_features
+    out = (np.zeros((m, domain.key_words), np.uint64), np.zeros(m, np.int64),
+           np.zeros(m, np.int32), np.zeros((m, f), np.int32), np.zeros(m, np.int64),
+           np.zeros(m, np.uint8))
+    info = np.zeros(f + 1, np.int64)
+    n = expand_once(domain.params, key, info, *out)
+    keys, desc, cost, feat, rank, flags = out
+    children = {}
+    for i in range(n):
+        children[domain.puzzle.position_of(keys[i])] = (int(cost[i]), int(flags[i]),
+                                                        feat[i].copy(), keys[i].copy())
+    return children, info
+
+
+@pytest.mark.parametrize("number", LEVELS)
+def test_macro_children_match_the_closure_of_single_pushes(number):
+    level = microban(number)
+    puzzle = SokobanPuzzle(level, "pushes", "matching", DEAD_ONLY)
+    # No lower bound per child: a child it proves dead would be dropped.
+    domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False)
+    rng = np.random.default_rng(number)
+    dead = puzzle.dead_squares
+    for trial in range(12):
+        boxes, player = random_position(level, rng, avoid=dead)
+        key = puzzle.key_of(boxes, player)
+        got, info = fess_children(domain, key)
+        want = macro_children(level, boxes, player, dead)
+        assert {k: v[0] for k, v in got.items()} == want
+        # Features: the naive plan packs boxes on goals; connectivity.
+        assert info[1 + UNPACKED] == len(boxes - level.goals)
+        assert info[1 + CONNECTIVITY] == connectivity(level, boxes)
+        for (new_boxes, new_player), (pushes, flags, feat, child) in got.items():
+            assert feat[UNPACKED] == len(new_boxes - level.goals)
+            assert feat[CONNECTIVITY] == connectivity(level, new_boxes)
+            assert bool(flags & GOAL_CHILD) == (new_boxes == level.goals)
+            # The replay pushes of the edge take the parent to the child.
+            if trial < 4:
+                codes = domain.codes_between(key, child)
+                assert len(codes) == pushes
+                end_boxes, end_player = replay_pushes(level, boxes, player, codes)
+                assert end_boxes == new_boxes
+                assert level.normalized_player(end_player, end_boxes) == new_player
+
+
+# -- solving --------------------------------------------------------------------
+
+from pdbsearch.errors import PdbsearchError  # noqa: E402
+from pdbsearch.search import Status, solve  # noqa: E402
+from pdbsearch.testing.sokoban import bfs_min_pushes  # noqa: E402
+
+from .helpers import SMALL_MICROBAN, LEVELS as PUZZLE_DIR  # noqa: E402
+
+
+@pytest.mark.parametrize("number", SMALL_MICROBAN)
+def test_fess_solves_small_levels(number):
+    level = microban(number)
+    result = solve(SokobanPuzzle(level, "pushes", "matching"), "fess",
+                   limits=Limits(time_seconds=20))
+    assert result.status is Status.SOLVED  # replayed by the checker already
+    assert not result.optimal and result.bound is None
+    assert result.cost >= bfs_min_pushes(level)
+    assert result.extra["pushes"] == result.cost
+
+
+def test_fess_limits_hold_on_a_big_level():
+    from pdbsearch.sokoban import load_levels
+    level = load_levels(PUZZLE_DIR / "sokoban" / "sasquatch5.txt")[49]  # 240 boxes
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    result = solve(puzzle, "fess", limits=Limits(nodes=3))
+    assert result.status is Status.LIMIT and result.stop_reason == "nodes"
+    assert result.expanded == 3
+    result = solve(puzzle, "fess", limits=Limits(time_seconds=0.5))
+    assert result.status in (Status.LIMIT, Status.SOLVED)
+    assert result.seconds < 5
+
+
+def test_fess_refuses_the_moves_metric():
+    with pytest.raises(PdbsearchError, match="pushes"):
+        solve(SokobanPuzzle(microban(1), "moves", "matching"), "fess")

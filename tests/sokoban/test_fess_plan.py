@@ -1,0 +1,88 @@
+"""The packing order (backward search) and the OOP zones against plain
+definitions, and the portfolio of ``--algo fess``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pdbsearch.search import Limits, Status, solve
+from pdbsearch.sokoban.packing import PackingSearch, oop_zones
+from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.testing.fess import oop_zones as oracle_zones
+
+from .helpers import microban, xsb
+
+CORRIDOR = """\
+##########
+#@ $$$...#
+##########
+"""
+
+#: A goal room with one entrance: the far goals must be filled first.
+ROOM = """\
+########
+#      #
+# $$$$ #
+#   @  #
+###..###
+  #..#
+  ####
+"""
+
+
+def packing_order(level):
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    search = PackingSearch(puzzle, budget_seconds=10.0, memory_bytes=1 << 28)
+    while not search.step(0.1):
+        pass
+    return search, *search.order()
+
+
+def test_a_corridor_is_filled_from_the_far_end():
+    level = xsb(CORRIDOR)
+    search, order, removed = packing_order(level)
+    assert search.outcome == "solved" and removed == 3
+    assert order == sorted(level.goals, reverse=True)
+
+
+def test_a_goal_room_is_filled_from_the_back():
+    level = xsb(ROOM)
+    search, order, removed = packing_order(level)
+    assert search.outcome == "solved" and removed == len(level.goals)
+    rows = [g // level.width for g in order]
+    assert rows == [5, 5, 4, 4]  # the back row first
+
+
+@pytest.mark.parametrize("number", [1, 6, 36, 93])
+def test_oop_zones_match_the_definition(number):
+    level = microban(number)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    p = puzzle.params
+    rng = np.random.default_rng(number)
+    order = [int(g) for g in rng.permutation(sorted(level.goals))]
+    zone = oop_zones(p.inside, p.dead, p.deltas, p.index_cell, np.array(order, np.int32))
+    want = oracle_zones(level, order, puzzle.dead_squares)
+    for k, cells in enumerate(want):
+        assert set(np.flatnonzero(zone[k]).tolist()) == cells, k
+
+
+def test_the_portfolio_names_its_winner():
+    result = solve(SokobanPuzzle(microban(5), "pushes", "matching"), "fess",
+                   limits=Limits(time_seconds=20))
+    assert result.status is Status.SOLVED and not result.optimal
+    report = result.extra["fess"]
+    assert report["winner"] in ("fess-only", "greedy")
+    assert set(report["members"]) == {"fess-only", "greedy"}
+
+
+def test_the_portfolio_stops_at_the_memory_limit():
+    from pdbsearch.sokoban import load_levels
+    from .helpers import LEVELS
+    level = load_levels(LEVELS / "sokoban" / "sasquatch5.txt")[46]
+    result = solve(SokobanPuzzle(level, "pushes", "matching"), "fess",
+                   limits=Limits(memory_mb=8, time_seconds=60))
+    assert result.status in (Status.LIMIT, Status.SOLVED)
+    if result.status is Status.LIMIT:
+        assert result.stop_reason == "memory"
+    assert result.memory_bytes <= 8 << 20
