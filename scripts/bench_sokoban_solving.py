@@ -34,6 +34,7 @@ from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import load_average, machine_info
 from pdbsearch.sokoban.collection import RunOptions, run_levels, summary_table, totals
 from pdbsearch.sokoban.formats import load_levels
+from pdbsearch.sokoban.puzzle import Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles" / "sokoban"
@@ -85,14 +86,18 @@ def main(argv=None) -> int:
                         help="comma-separated set names in puzzles/sokoban (default the "
                              "three dev sets)")
     parser.add_argument("--algo", default="fess", help="search algorithm (default fess)")
-    parser.add_argument("--heuristic", default="matching",
-                        help="the puzzles' heuristic (default matching: no PDB build)")
+    parser.add_argument("--heuristic", default="pdb",
+                        help="the puzzles' heuristic (default pdb, the command line's: "
+                             "each level's pattern tables are built within its limit)")
     parser.add_argument("--time-limit", type=float, default=5.0,
                         help="seconds of search per level (default 5)")
     parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
                         help="what the limit counts: CPU seconds of the search (default: "
                              "steady on a shared machine; the wall limit is then 4x) or "
                              "wall seconds")
+    parser.add_argument("--learning", choices=["auto", "on", "off"], default="auto",
+                        help="learned deadlock patterns: left to the algorithm (default), "
+                             "always, never")
     parser.add_argument("--first", type=int, help="only the first N levels of each set")
     parser.add_argument("--only", default="", metavar="N,N,...",
                         help="only these level numbers (one set)")
@@ -106,11 +111,12 @@ def main(argv=None) -> int:
     print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
           f"numba {info['numba']}, numpy {info['numpy']}; load {info['load_average']}",
           file=sys.stderr)
+    rules = Rules(learning={"auto": None, "on": True, "off": False}[args.learning])
     if args.clock == "cpu":
-        options = RunOptions(algo=args.algo, heuristic=args.heuristic,
+        options = RunOptions(algo=args.algo, heuristic=args.heuristic, rules=rules,
                              time_limit=4 * args.time_limit, cpu_limit=args.time_limit)
     else:
-        options = RunOptions(algo=args.algo, heuristic=args.heuristic,
+        options = RunOptions(algo=args.algo, heuristic=args.heuristic, rules=rules,
                              time_limit=args.time_limit)
     report = {"machine": info, "options": options.describe(), "sets": {}}
     lines = []

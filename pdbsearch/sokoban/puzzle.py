@@ -283,11 +283,13 @@ class SokobanPuzzle(Puzzle):
 
     def fess_portfolio(self) -> list[tuple[str, float]]:
         """``--algo fess``: the FESS engine and greedy push search, sharing
-        the time (greedy with the pattern databases is strong on small
-        intricate levels, FESS on goal rooms and many boxes)."""
+        the time 4:1 (greedy with the pattern databases is strong on small
+        intricate levels, FESS on goal rooms and many boxes; measured on the
+        YASS-only levels of grigr2002 at 5 s, heuristic pdb: FESS alone 10 of
+        15, greedy alone 7, shares 1:1 8, 4:1 10)."""
         if self.metric != "pushes":
             return []
-        return [("fess-only", 0.5), ("greedy", 0.5)]
+        return [("fess-only", 0.8), ("greedy", 0.2)]
 
     def fess_domain(self, limits):
         """This level on the FESS protocol (:mod:`.fess`: macro moves, features)."""
