@@ -54,6 +54,16 @@ warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
 #: Heuristic value meaning "no goal can be reached from here": prune.
 DEAD = 1 << 30
 
+#: Compile options of the per-node kernels a domain does not inline into the
+#: engines (and of the engines themselves).  Without numba's reference
+#: counting (``_nrt=False``): a call that passes a params tuple otherwise
+#: increments and decrements the count of every array in it, on entry and
+#: exit: 71 arrays for Sokoban, several hundred nanoseconds a call, paid by
+#: every expansion and every child's bound.  Such kernels must allocate
+#: nothing, which is what a per-node kernel should do anyway: an allocation
+#: fails to compile ("NRT required but not enabled") rather than leaking.
+KERNEL_JIT_OPTIONS = {"cache": True, "_nrt": False}
+
 _KERNELS: dict[type, dict[str, Callable]] = {}
 
 

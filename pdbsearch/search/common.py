@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..puzzle import kernel_expand, kernel_heuristic, kernel_is_goal
+from ..puzzle import KERNEL_JIT_OPTIONS, kernel_expand, kernel_heuristic, kernel_is_goal
 
 # Return codes of a chunk.
 RUNNING = 0       #: budget used up, call again
@@ -48,7 +48,8 @@ N_FSTATS = 4
 #: allocation in them fails to compile ("NRT required but not enabled")
 #: rather than misbehaving.  Measured: Microban level 144 expands 2.2x as
 #: many nodes per CPU second, the classic board's A* takes 0.75x the time.
-ENGINE_JIT_OPTIONS = {"cache": True, "_nrt": False}
+#: (The same options as the domains' non-inlined per-node kernels.)
+ENGINE_JIT_OPTIONS = KERNEL_JIT_OPTIONS
 
 
 @nb.njit(cache=True)

@@ -32,7 +32,7 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ..puzzle import copy_key
+from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
 from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, closed_diagonal_deadlock,
                         corral_restriction, freeze_deadlock, may_close_diagonal, may_freeze,
                         tunnel_restriction)
@@ -227,7 +227,7 @@ def _clear_bit(key, bit):
     key[bit >> 6] &= ~(_ONE << np.uint64(bit & 63))
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def expand(p, key, out_keys, out_costs, out_moves):
     """The pushes the player can reach from ``key`` (see the module doc)."""
     w = p.work
@@ -352,7 +352,7 @@ def _tunnel_run(p, occ, t, step):
     return count
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def is_goal(p, key):
     """True when every box stands on a goal."""
     for w in range(key.shape[0]):

@@ -35,7 +35,7 @@ import numpy as np
 
 from ..pdb.learned import (DEFAULT_CAPACITY, FULL, LearnedPatterns, learned_add, learned_match,
                            new_store)
-from ..puzzle import copy_key
+from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
 from ..search.store import find_slot
 from .deadlocks import freeze_deadlock, may_freeze
 from .kernels import MACRO_BASE, MOVE_BASE, decode_boxes, expand, player_of
@@ -124,7 +124,7 @@ def _flip(row, bit):
     row[bit >> 6] ^= np.uint64(1) << np.uint64(bit & 63)
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def _normalised_player(p, lw, key_boxes, n, start):
     """The smallest cell the player reaches from ``start`` around the boxes
     ``key_boxes[:n]`` (``lw.occ`` must hold exactly them)."""
@@ -133,7 +133,7 @@ def _normalised_player(p, lw, key_boxes, n, start):
                           lw.stack)
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def local_search(p, lw, root, limit):
     """Can the boxes of ``root`` (a key holding only some boxes), alone on
     the board, each reach a goal?  Breadth-first over pushes, pruning dead
@@ -217,7 +217,7 @@ def local_search(p, lw, root, limit):
 # -- clusters, distilling, the trigger -------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def _cluster(p, lw, n, t):
     """The cluster of the box at ``t`` among ``lw.boxes[:n]`` (``lw.occ``
     holds them): boxes within one step, diagonals included, of a member,
@@ -245,7 +245,7 @@ def _cluster(p, lw, n, t):
     return size
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def _subset_key(p, lw, size, skip, player):
     """``lw.sub``: the key of the cluster without member ``skip`` (-1: all)
     and the player normalised on that board; ``lw.occ`` is left empty."""
@@ -282,7 +282,7 @@ def _first_try(lw):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def _store_pattern(p, lw, store, player):
     """Add ``lw.sub`` with the player's area on its board as a pattern."""
     n = decode_boxes(p, lw.sub, lw.boxes)
@@ -302,7 +302,7 @@ def _store_pattern(p, lw, store, player):
         lw.counters[LEARNED] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def learn_from_child(p, key, t):
     """Try the cluster of the box just pushed to ``t`` in the position
     ``key`` (see the module doc); returns True if a pattern was learned."""
@@ -354,8 +354,8 @@ def expand_and_learn(p, key, out_keys, out_costs, out_moves):
     """The successors of :func:`.kernels.expand`; with learning on, each
     child's cluster is then tried, within the budget (module doc), and
     children that match a pattern are left for the heuristic to prune.
-    Inlined into the engines, like the kernels it wraps: a call that hands
-    over the params tuple would count references to its every array."""
+    Small, so inlined into the engines; the kernels it calls are compiled
+    without reference counting (``KERNEL_JIT_OPTIONS``)."""
     n = expand(p, key, out_keys, out_costs, out_moves)
     if p.learning == 0:
         return n
