@@ -96,10 +96,14 @@ def test_ctrl_c_returns_figures(tmp_path):
                              "bfs", "--metric", "unit", "--heuristic", "zero", "--json",
                              "--progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    # The progress line appears once the search has run a while: Ctrl-C then.
-    wait_for_output(proc.stderr, "nodes", timeout=120)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        # The progress line appears once the search has run a while: Ctrl-C then.
+        wait_for_output(proc.stderr, "nodes", timeout=120)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()   # a run that ignored the signal must not outlive the test
+        proc.wait()
     assert proc.returncode == 3, err
     data = json.loads(out)
     assert data["stop_reason"] == "interrupted" and data["expanded"] > 0

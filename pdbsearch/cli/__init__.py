@@ -17,6 +17,8 @@ import sys
 import threading
 from typing import Sequence
 
+from ..interrupts import (clear_interrupt_note, interrupt_noted, note_interrupt,
+                          quiet_lost_interrupts)
 from .exitcodes import EPILOG, EXIT_BAD_INPUT, EXIT_BUG, EXIT_LIMIT, EXIT_OK
 
 #: The subcommand modules, in the order ``--help`` lists them.
@@ -42,16 +44,19 @@ def build_parser():
 
 
 class _CtrlC:
-    """Ctrl-C during the command: noted, then raised as KeyboardInterrupt.
-    The note catches an interrupt that some library swallowed (numba
-    loading its cache runs Python inside a ctypes callback, where a
-    KeyboardInterrupt is lost)."""
+    """Ctrl-C during the command: noted (here and in
+    :mod:`pdbsearch.interrupts`' process-wide note), then raised as
+    KeyboardInterrupt.  The note catches an interrupt that some library
+    swallowed (numba runs Python inside ctypes callbacks, where a
+    KeyboardInterrupt is lost): the search driver and the PDB builder read
+    it between steps."""
 
     def __init__(self):
         self.requested = False
 
     def handler(self, signum, frame) -> None:
         self.requested = True
+        note_interrupt()
         raise KeyboardInterrupt
 
 
@@ -61,7 +66,7 @@ _last_ctrl_c: _CtrlC | None = None
 
 def was_interrupted() -> bool:
     """True when Ctrl-C reached the last :func:`main` run."""
-    return _last_ctrl_c is not None and _last_ctrl_c.requested
+    return (_last_ctrl_c is not None and _last_ctrl_c.requested) or interrupt_noted()
 
 
 def run() -> None:
@@ -89,12 +94,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``pdbsearch: interrupted`` and exit 3, never a traceback.
     """
     global _last_ctrl_c
+    clear_interrupt_note()
     ctrl_c = _last_ctrl_c = _CtrlC()
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, ctrl_c.handler) if in_main_thread else None
     try:
-        code = _run(argv)
-        if ctrl_c.requested and code != EXIT_LIMIT:
+        with quiet_lost_interrupts():
+            code = _run(argv)
+        if (ctrl_c.requested or interrupt_noted()) and code != EXIT_LIMIT:
             print("pdbsearch: interrupted", file=sys.stderr)
             code = EXIT_LIMIT
         return code

@@ -32,6 +32,7 @@ import numpy as np
 from numba.extending import overload
 
 from ..errors import ResourceLimit
+from ..interrupts import take_interrupt_note
 from .store import UNREACHABLE
 
 MAX_DISTANCE = 254
@@ -187,6 +188,8 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
                 else:
                     found += next_layer_serial(params, table, current, lo, hi, max_neighbours,
                                                workspace)
+                if take_interrupt_note():   # a Ctrl-C that numba's compiler swallowed
+                    raise KeyboardInterrupt
                 if deadline is not None and time.perf_counter() > deadline:
                     raise ResourceLimit("time", f"the time limit stopped building the {label} "
                                                 f"({size:,} entries) at layer {depth}")

@@ -14,7 +14,7 @@ import sys
 import time
 
 from ..errors import IllegalMoveError, InternalError
-from ..interrupts import sigint_handler
+from ..interrupts import sigint_handler, take_interrupt_note
 from ..machine import resident_bytes
 from ..puzzle import Puzzle
 from .common import (EXHAUSTED, EXPANDED, F_BOUND, F_LAST, GENERATED, NODES,
@@ -120,7 +120,7 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
             bar.update(now - start, engine)
             if code in (SOLVED, EXHAUSTED):
                 break
-            if interrupt.requested:
+            if interrupt.requested or take_interrupt_note():   # (or one numba lost)
                 stop_reason = "interrupted"
                 break
             if limits.time_seconds is not None and now - start >= limits.time_seconds:
