@@ -203,7 +203,8 @@ def test_learned_patterns_are_dead_by_the_oracle(number):
             assert not boxes_can_reach_goals(level, cells, player, max_states=200_000)
 
 
-@pytest.mark.parametrize("number", (7, 36, 60, pytest.param(93, marks=pytest.mark.slow)))
+# Levels where the search learns patterns (3 to 94) within a second of search.
+@pytest.mark.parametrize("number", (36, 60, 122, 138))
 def test_learning_keeps_the_optimum(number):
     level = microban(number)
     learning = SokobanPuzzle(level, heuristic="matching",
@@ -214,6 +215,7 @@ def test_learning_keeps_the_optimum(number):
     a = solve(learning, "astar")
     b = solve(plain, "astar")
     assert a.status is b.status is Status.SOLVED and a.cost == b.cost
+    assert stored_patterns(learning.params.learned), "nothing learned: the test proves nothing"
 
 
 def test_a_learned_pattern_prunes_the_state_it_came_from():
