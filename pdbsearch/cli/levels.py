@@ -8,7 +8,6 @@ import sys
 from ..errors import PdbsearchError
 from ..io import read_text
 from ..search import choose_algorithm
-from ..sokoban.collection import RunOptions, run_levels, summary_table, totals, write_outputs
 from ..sokoban.formats import detect_format, parse_levels
 from ..sokoban.vocabulary import HEURISTICS, METRICS
 from .exitcodes import EXIT_LIMIT, EXIT_OK, EXIT_UNSOLVABLE
@@ -53,6 +52,8 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve the collection, print the summary, write the records."""
+    # Imported here: the other commands need none of the level runner.
+    from ..sokoban.collection import RunOptions, run_levels, summary_table, totals, write_outputs
     if args.pdb is not None:
         raise PdbsearchError("--pdb names the PDB of one level; use --db-dir with levels")
     algo, weight = choose_algorithm(args.algo, args.weight)

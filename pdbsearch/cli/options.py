@@ -7,7 +7,7 @@ import sys
 
 from ..domains import DOMAINS
 from ..search import ALGORITHMS
-from ..sokoban.puzzle import Rules
+from ..sokoban.rules import Rules
 from ..sokoban.vocabulary import GROUPINGS
 
 #: Longest whole number an option takes (digits): beyond any real limit.

@@ -17,8 +17,6 @@ from ..puzzle import Puzzle
 from .bestfirst import BestFirstSearch
 from .bfs import BreadthFirstSearch
 from .driver import run_engine, solved_at_start
-from .fess import FessSearch
-from .portfolio import Member, PortfolioSearch
 from .idastar import IterativeDeepeningSearch
 from .result import Limits, SearchResult, Status
 
@@ -64,15 +62,18 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
                       "hard levels fast, no guarantee",
               lambda p, w, lim: _make_fess(p, lim), bounded=False),
     Algorithm("fess-only", "the FESS engine alone, without its portfolio",
-              lambda p, w, lim: FessSearch(p, lim), bounded=False),
+              lambda p, w, lim: _make_fess(p, lim, alone=True), bounded=False),
 ]}
 
 
-def _make_fess(puzzle: Puzzle, limits: Limits):
+def _make_fess(puzzle: Puzzle, limits: Limits, alone: bool = False):
     """FESS, in a portfolio with the engines the puzzle names
     (``puzzle.fess_portfolio()``: ``[(algorithm, share), ...]``, "fess-only"
-    for the FESS engine itself), or alone."""
-    shares = getattr(puzzle, "fess_portfolio", lambda: [])()
+    for the FESS engine itself), or ``alone``.  Imported here: the other
+    algorithms need none of it (a shorter start of every command)."""
+    from .fess import FessSearch
+    from .portfolio import Member, PortfolioSearch
+    shares = [] if alone else getattr(puzzle, "fess_portfolio", lambda: [])()
     if not shares:
         return FessSearch(puzzle, limits)
     members = [Member(name, ALGORITHMS[name].make(puzzle, 1.0, limits), share)

@@ -7,11 +7,14 @@ asks one answer per map); any other text one puzzle, the level picked by
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from ..errors import PdbsearchError
 from .formats import detect_format, parse_levels, read_level
-from .puzzle import Rules, SokobanPuzzle
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .puzzle import SokobanPuzzle
 
 
 def load(text: str, source: str, *, level: int | str | None = None, metric: str | None = None,
@@ -26,6 +29,7 @@ def load(text: str, source: str, *, level: int | str | None = None, metric: str 
     ``rules`` the pruning rules (default: all on); ``pattern_boxes`` and
     ``grouping`` tune the ``pdb`` heuristic (see :class:`SokobanPuzzle`).
     """
+    from .puzzle import SokobanPuzzle   # the kernels: only when a Sokoban text comes
     fmt = format or detect_format(text)
     options = dict(metric=metric, heuristic=heuristic, rules=rules or Rules(), db_dir=db_dir,
                    pdb_path=pdb, pattern_boxes=pattern_boxes, grouping=grouping, log=log)

@@ -9,7 +9,6 @@ with the plain-Python checker of :mod:`.reference` before it is shown.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, fields
 from typing import Any, Sequence
 
 import numpy as np
@@ -24,6 +23,7 @@ from .kernels import (MACRO_BASE, MOVE_BASE, PatternBoundParams, SokobanParams, 
                       work_arrays)
 from .learning import expand_and_learn, learn_work, pattern_store
 from .model import Level
+from .rules import Rules
 from .tables import (KeyLayout, grid_deltas, player_aware_tables, pull_distances,
                      region_cells, tunnel_axes)
 from .vocabulary import GROUPINGS, HEURISTICS, METRICS
@@ -32,44 +32,6 @@ register_kernels(SokobanParams, expand=expand_and_learn, heuristic=heuristic,
                  is_goal=is_goal)
 
 _LURD = "lurd"
-
-
-@dataclass(frozen=True)
-class Rules:
-    """Which deadlock and pruning rules the search uses (all sound; see
-    :mod:`.deadlocks`).  Each has a ``--no-...`` switch on the command line
-    so that its effect can be measured."""
-
-    dead_squares: bool = True   #: never push a box onto a dead square
-    freeze: bool = True         #: prune freeze deadlocks (2x2 blocks, frozen chains)
-    corral: bool = True         #: PI-corral pruning and corral deadlocks
-    tunnels: bool = True        #: one-way tunnel pruning
-    tunnel_macros: bool = True  #: push a box through a one-way tunnel in one move (pushes)
-    diagonal: bool = True       #: prune closed diagonal deadlocks
-    #: learn deadlock patterns by local searches; None (auto): only for the
-    #: searches where it pays (weighted A* and greedy, see :meth:`SokobanPuzzle.tune`)
-    learning: bool | None = None
-
-    @classmethod
-    def none(cls) -> Rules:
-        """Every rule switched off."""
-        return cls(**{f.name: False for f in fields(cls)})
-
-    def names(self) -> list[str]:
-        """The names of the rules switched on (``learning-auto`` when that
-        is left to the algorithm)."""
-        names = []
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is None:
-                names.append(f.name.replace("_", "-") + "-auto")
-            elif value:
-                names.append(f.name.replace("_", "-"))
-        return names
-
-    def describe(self) -> str:
-        """The rules switched on, as ``dead-squares+freeze+...`` (or ``none``)."""
-        return "+".join(self.names()) or "none"
 
 
 class SokobanPuzzle(Puzzle):
