@@ -56,6 +56,11 @@ class PdbFileError(PdbsearchError):
     """A pattern-database file is missing, corrupt, or made for another puzzle."""
 
 
+class OutputFileError(PdbsearchError):
+    """A file cannot be written where it was asked for (its folder is a
+    file, missing and not creatable, or not writable)."""
+
+
 class InternalError(Exception):
     """A bug of pdbsearch found by one of its own checks, e.g. a solution
     that the independent checker does not replay.  Deliberately *not* a

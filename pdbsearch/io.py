@@ -10,7 +10,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import PuzzleFormatError
+from .errors import OutputFileError, PuzzleFormatError
 
 
 def read_text(path: str | Path) -> str:
@@ -45,16 +45,26 @@ def replacing(path: str | Path):
     folder (:func:`remove_stale_temporaries`).
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    remove_stale_temporaries(path.parent)
-    host = socket.gethostname().replace(".", "_").replace("-", "_")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{host}-{os.getpid()}.", suffix=".tmp",
-                               dir=path.parent)
-    os.close(fd)
-    os.chmod(tmp, 0o644)  # mkstemp makes it private; these are ordinary user files
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(path.parent)
+        host = socket.gethostname().replace(".", "_").replace("-", "_")
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{host}-{os.getpid()}.",
+                                   suffix=".tmp", dir=path.parent)
+        os.close(fd)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; these are ordinary user files
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if isinstance(exc, (FileExistsError, NotADirectoryError)):
+            reason = "a file stands where the folder should be"
+        raise OutputFileError(f"{path}: cannot write in the folder {path.parent}: "
+                              f"{reason}") from None
     try:
         yield Path(tmp)
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise OutputFileError(f"{path}: cannot write it: {exc.strerror or exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -362,6 +362,30 @@ def test_a_ctrl_c_lost_in_a_ctypes_callback_stops_the_next_search(capsys):
     assert solve(puzzle, "astar").cost == 90         # design.md: classic optimum, straight
 
 
+# -- outputs that cannot be written ------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["db-dir", "build-out", "levels-json"])
+def test_an_output_folder_that_is_a_file_is_bad_input(capsys, tmp_path, where, repo):
+    """Every writer goes through io.replacing: a folder that is a file (or
+    cannot be made) is one clear line and exit 2, not an internal error."""
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder\n")
+    argv = {"db-dir": ["solve", "--db-dir", blocker],
+            "build-out": ["build", "4x5", "--out", blocker / "x.h5"],
+            "levels-json": ["levels", repo / "puzzles/sokoban/microban.txt", "--first", "1",
+                            "--json", blocker / "run.json", "--no-progress"]}[where]
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2 and "Traceback" not in err and "internal error" not in err
+    # (solve says first that it is building the PDB it then cannot save)
+    assert "a file stands where the folder should be" in err.strip().splitlines()[-1]
+
+
+def test_levels_on_a_hakoiri_board_says_so(capsys, repo):
+    code, _, err = run_cli(capsys, "levels", repo / "puzzles/hakoiri/classic.txt")
+    assert code == 2 and "not a Sokoban collection" in one_clear_line(err)
+
+
 # -- F7: leftovers of killed writes -------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..domains import detect_domain
 from ..errors import PdbsearchError
 from ..io import read_text
 from ..search import choose_algorithm
@@ -61,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
         raise PdbsearchError("bfs is optimal only when every move costs 1; "
                              "use astar with --metric moves")
     text = read_text(args.file)
+    domain = "sokoban" if args.format is not None else detect_domain(text)
+    if domain != "sokoban":
+        raise PdbsearchError(f"{args.file}: a {domain} board, not a Sokoban collection: "
+                             f"levels runs Sokoban collections; use solve")
     fmt = args.format or detect_format(text)
     levels = parse_levels(text, str(args.file), fmt)
     if args.first is not None:
