@@ -104,12 +104,23 @@ def solve(puzzle: "Puzzle", *, algo: str | None = None, weight: float = 1.0,
 def compare(puzzle: "Puzzle", weights: Sequence[float] = DEFAULT_WEIGHTS, *,
             time_limit: float | None = None, node_limit: int | None = None,
             memory_limit: int | None = None, progress: bool = False,
-            on_run: Callable[["SearchResult"], None] | None = None) -> "list[SearchResult]":
+            on_run: Callable[["SearchResult"], None] | None = None,
+            dask: str | None = None) -> "list[SearchResult]":
     """One run per weight (α = 1 is plain A*, above it weighted A*), each
     with the same limits; ``on_run`` hears each result as it comes.  See
-    :func:`pdbsearch.compare.format_table` for the table of seed 003."""
+    :func:`pdbsearch.compare.format_table` for the table of seed 003.
+
+    ``dask`` (``local:N`` or a scheduler address) runs the weights as tasks
+    on a Dask cluster, each in a child process of its worker (killed 10 s
+    past ``time_limit``); the results come back in the order of ``weights``.
+    """
     if not weights:
         raise PdbsearchError("compare needs at least one weight")
+    if dask is not None:
+        from .sweep import compare_as_batch
+        return compare_as_batch(puzzle, weights, dask, time_limit=time_limit,
+                                node_limit=node_limit, memory_limit=memory_limit,
+                                on_run=on_run)
     runs = []
     for weight in weights:
         result = solve(puzzle, weight=weight, time_limit=time_limit, node_limit=node_limit,

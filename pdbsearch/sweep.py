@@ -1,15 +1,73 @@
-"""Presenting an α sweep (seed 003's Table 1): the table and the plot.
+"""An α sweep (seed 003's Table 1): its runs as a batch, the table and the plot.
 
-The runs themselves come from :func:`pdbsearch.compare`.
+The runs themselves come from :func:`pdbsearch.compare`, in this process
+or, one task per weight, on a Dask cluster (:func:`compare_as_batch`).
 """
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING
 
 from .errors import PdbsearchError
 from .search.result import SearchResult, Status
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .puzzle import Puzzle
+
+#: Seconds past its time limit before a run's child is killed.
+GRACE_SECONDS = 10.0
+
+
+def solve_with_weight(puzzle: Puzzle, weight: float, limits: dict) -> SearchResult:
+    """One run of a sweep (the body of its batch job); ``limits`` holds
+    ``time_limit``, ``node_limit`` and ``memory_limit`` as
+    :func:`pdbsearch.compare` takes them."""
+    from .search import Limits, solve
+    return solve(puzzle, None, weight, Limits(time_seconds=limits.get("time_limit"),
+                                              nodes=limits.get("node_limit"),
+                                              memory_mb=limits.get("memory_limit")))
+
+
+def weight_failure(puzzle: Puzzle, weight: float, status: str, stop_reason: str | None,
+                   error: str | None) -> SearchResult:
+    """The result of a run that did not end by itself (killed, lost, interrupted)."""
+    from .search import choose_algorithm
+    algo, weight = choose_algorithm(None, weight)
+    note = f"{status}: {error}" if error else status
+    return SearchResult(Status.LIMIT, algo, weight, puzzle.domain, puzzle.metric,
+                        puzzle.heuristic_name, stop_reason=stop_reason or status, note=note)
+
+
+def compare_as_batch(puzzle: Puzzle, weights: Sequence[float], dask: str, *,
+                     time_limit: float | None, node_limit: int | None,
+                     memory_limit: int | None,
+                     on_run: Callable[[SearchResult], None] | None) -> list[SearchResult]:
+    """The sweep's runs as one batch on the Dask cluster ``dask``, in the order
+    of ``weights``; a run Ctrl-C stopped is reported with status ``limit``."""
+    from .batch import Job, WarmUp, run_batch
+    limits = {"time_limit": time_limit, "node_limit": node_limit,
+              "memory_limit": memory_limit}
+    deadline = None if time_limit is None else time_limit + GRACE_SECONDS
+    jobs = [Job(i, solve_with_weight, (puzzle, w, limits), partial(weight_failure, puzzle, w),
+                deadline) for i, w in enumerate(weights)]
+    runs: dict[int, SearchResult] = {}
+
+    def arrived(outcome) -> None:
+        runs[outcome.key] = outcome.record
+        if on_run is not None:
+            on_run(outcome.record)
+
+    # Each worker solves the puzzle for one node first: its children are then
+    # forked with the kernels loaded and the pattern database in memory.
+    warm_up = WarmUp(f"compare {uuid.uuid4().hex}", solve_with_weight,
+                     (puzzle, 1.0, {"node_limit": 1}))
+    run_batch(jobs, arrived, dask=dask, warm_up=warm_up)
+    return [runs.get(i) or weight_failure(puzzle, w, "interrupted", "interrupted", None)
+            for i, w in enumerate(weights)]
 
 
 def optimum_of(runs: Sequence[SearchResult], known: int | None) -> int | None:
@@ -48,8 +106,9 @@ def plot_runs(runs: Sequence[SearchResult], path: str | Path, title: str = "") -
         import matplotlib.pyplot as plt
     except ImportError:
         raise PdbsearchError("--plot needs matplotlib: pip install 'pdbsearch[plot]'") from None
-    from .io import atomic_write_bytes
     import io
+
+    from .io import atomic_write_bytes
 
     solved = [r for r in runs if r.status is Status.SOLVED]
     fig, ax1 = plt.subplots(figsize=(7, 4))

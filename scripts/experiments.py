@@ -1,6 +1,6 @@
 """Reproduce seed 003's comparisons on our boards; prints tables, writes JSON.
 
-    python scripts/experiments.py random6x7 [--count 100] [--time-limit 60] [--workers 2] [--resume]
+    python scripts/experiments.py random6x7 [--count 100] [--time-limit 60] [--workers 2 | --dask local:2] [--resume]
     python scripts/experiments.py optimal7x8 [--time-limit 600]
     python scripts/experiments.py sweep [--weights 1,...] [--time-limit 60]
 
@@ -19,15 +19,14 @@ import statistics
 import time
 from pathlib import Path
 
-
 import pdbsearch
-from pdbsearch.sweep import format_table
 from pdbsearch.hakoiri import HakoiriPuzzle, load_board
 from pdbsearch.hakoiri.database import obtain_pdb, relaxed_spec
 from pdbsearch.hakoiri.generator import default_recipe, generate
 from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import machine_info
 from pdbsearch.search import Limits, solve
+from pdbsearch.sweep import format_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,26 +46,41 @@ def save(name: str, data, quiet: bool = False) -> None:
         print(f"saved {out}")
 
 
-_BOARDS: list = []   # (board, note) of the random6x7 run, shared with forked workers
-_PDB = None
+#: The algorithms of experiment (a), with their heuristics.
+RANDOM6X7_RUNS = (("bfs", "zero"), ("astar", "pdb"), ("idastar", "pdb"))
+
+_PDBS: dict = {}   # the relaxed PDB of each geometry this process has loaded
 
 
-def _run_board(task: tuple[int, float]) -> dict:
-    """BFS, A*+PDB and IDA*+PDB on board ``i`` (1-based) of the run."""
-    i, time_limit = task
-    board = _BOARDS[i - 1][0]
-    row: dict = {"board": i}
-    for algo, heuristic in (("bfs", "zero"), ("astar", "pdb"), ("idastar", "pdb")):
-        r = solve(HakoiriPuzzle(board, "straight", heuristic, pdb=_PDB), algo,
-                  limits=Limits(time_seconds=time_limit))
-        row[algo] = {"status": r.status.value, "cost": r.cost, "expanded": r.expanded,
-                     "seconds": r.seconds}
-    return row
+def run_board(board, algo: str, heuristic: str, time_limit: float) -> dict:
+    """One run of experiment (a): ``algo`` on ``board`` (the body of a batch
+    job; the PDB is loaded once per process, before its children fork)."""
+    key = (board.width, board.height, board.exit, len(board.empty_cells()))
+    if key not in _PDBS:
+        _PDBS[key] = pdb_for(board)
+    r = solve(HakoiriPuzzle(board, "straight", heuristic, pdb=_PDBS[key]), algo,
+              limits=Limits(time_seconds=time_limit))
+    return {"status": r.status.value, "cost": r.cost, "expanded": r.expanded,
+            "seconds": r.seconds}
+
+
+def warm_up_runs(board) -> None:
+    """Compile every algorithm's kernels and load the PDB in this process
+    (once per process, before its children fork: a child would compile
+    outside its time limit, and be killed for it)."""
+    for algo, heuristic in RANDOM6X7_RUNS:
+        run_board(board, algo, heuristic, 0.0)
+
+
+def run_failure(status: str, stop_reason, error) -> dict:
+    """The record of a run the batch stopped (killed, lost, interrupted)."""
+    return {"status": status, "cost": None, "expanded": 0, "seconds": 0.0, "error": error}
 
 
 def random6x7(args) -> None:
-    """(a) BFS vs A*+PDB vs IDA*+PDB on seeded random 6x7 boards."""
-    global _PDB
+    """(a) BFS vs A*+PDB vs IDA*+PDB on seeded random 6x7 boards, one batch job
+    per board and algorithm (on this machine, or on a Dask cluster)."""
+    from pdbsearch.batch import Job, WarmUp, run_batch
     rows: dict[int, dict] = {}
     saved = ROOT / "bench-results" / "experiments-random6x7.json"
     if args.resume and saved.exists():
@@ -77,32 +91,35 @@ def random6x7(args) -> None:
             for n, row in enumerate(old["runs"], 1):
                 rows[row.setdefault("board", n)] = row
             print(f"resuming: {len(rows)} boards already measured")
-    todo = [(i, args.time_limit) for i in range(1, args.count + 1) if i not in rows]
+    todo = [i for i in range(1, args.count + 1) if i not in rows]
+    jobs = []
     if todo:
         recipe = default_recipe(6, 7, 2)
-        _PDB = pdb_for(load_board(ROOT / "puzzles/hakoiri/paper_6x7.txt"))
-        _BOARDS[:] = generate(recipe, args.count, args.seed, "straight", 2_000_000, "pdb",
-                              _PDB)
-        solve(HakoiriPuzzle(_BOARDS[0][0], "straight", "pdb", pdb=_PDB), "astar",
-              limits=Limits(nodes=1))   # compile before forking the workers
+        pdb = pdb_for(load_board(ROOT / "puzzles/hakoiri/paper_6x7.txt"))
+        boards = generate(recipe, args.count, args.seed, "straight", 2_000_000, "pdb", pdb)
+        jobs = [Job((i, algo), run_board, (boards[i - 1][0], algo, heuristic, args.time_limit),
+                    run_failure, args.time_limit + 10)
+                for i in todo for algo, heuristic in RANDOM6X7_RUNS]
+        # compiles the kernels and loads the PDB before any child is forked
+        warm_up = WarmUp("random6x7", warm_up_runs, (boards[0][0],))
+    partial_rows: dict[int, dict] = {}
 
-    def record(row: dict) -> None:
-        rows[row["board"]] = row
-        print(row["board"], {a: (v["cost"], v["expanded"], round(v["seconds"], 3))
-                             for a, v in row.items() if a != "board"}, flush=True)
+    def record(outcome) -> None:
+        i, algo = outcome.key
+        row = partial_rows.setdefault(i, {"board": i})
+        row[algo] = outcome.record
+        if len(row) < 1 + len(RANDOM6X7_RUNS):
+            return
+        rows[i] = partial_rows.pop(i)
+        print(i, {a: (v["cost"], v["expanded"], round(v["seconds"], 3))
+                  for a, v in rows[i].items() if a != "board"}, flush=True)
         # Saved after every board, so a long run that is stopped keeps its figures.
         ordered = [rows[k] for k in sorted(rows)]
         save("random6x7", {"summary": summarise(ordered, args.time_limit, args.seed),
                            "runs": ordered}, quiet=True)
 
-    if args.workers > 1:
-        import multiprocessing
-        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-            for row in pool.imap_unordered(_run_board, todo):
-                record(row)
-    else:
-        for task in todo:
-            record(_run_board(task))
+    if jobs:
+        run_batch(jobs, record, workers=args.workers, dask=args.dask, warm_up=warm_up)
     ordered = [rows[k] for k in sorted(rows)]
     summary = summarise(ordered, args.time_limit, args.seed)
     print(json.dumps(summary, indent=1))
@@ -185,7 +202,9 @@ def main() -> None:
     p.add_argument("--count", type=int, default=100)
     p.add_argument("--seed", type=int, default=2015)
     p.add_argument("--time-limit", type=float, default=60)
-    p.add_argument("--workers", type=int, default=1, help="boards solved at once")
+    p.add_argument("--workers", type=int, default=1, help="runs at once on this machine")
+    p.add_argument("--dask", metavar="WHERE", help="run on a Dask cluster: local:N or "
+                   "tcp://host:8786 (one task per board and algorithm)")
     p.add_argument("--resume", action="store_true",
                    help="keep the boards already in the JSON (same seed and limit)")
     p.set_defaults(run=random6x7)

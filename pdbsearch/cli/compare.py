@@ -25,6 +25,10 @@ def add_parser(sub) -> None:
     add_limit_options(p, each=" (each run)")
     p.add_argument("--optimum", type=int, default=None,
                    help="known optimal cost, for the ratio column when α = 1 is not run")
+    p.add_argument("--dask", metavar="WHERE",
+                   help="run the weights as tasks on a Dask cluster: a scheduler's address "
+                        "(tcp://host:8786) or local:N (N worker processes on this machine); "
+                        "needs pip install 'pdbsearch[dask]'")
     p.add_argument("--json", action="store_true", help="print a JSON list of the runs")
     p.add_argument("--plot", metavar="PNG", help="draw time and steps against α (matplotlib)")
     p.add_argument("--quiet", action="store_true", help="print nothing")
@@ -45,6 +49,9 @@ def parse_weights(text: str) -> list[float]:
 def run(args: argparse.Namespace) -> int:
     """Sweep the weights, print the table (or JSON), draw the plot."""
     weights = parse_weights(args.weights)
+    if args.dask is not None:
+        from ..batch.cluster import check_dask_spec
+        check_dask_spec(args.dask)
     puzzle = load_puzzle(args)
     if isinstance(puzzle, list):
         raise PdbsearchError("compare runs on one puzzle; pick a map with --level")
@@ -52,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     runs = compare(puzzle, weights, progress=wants_progress(args), **limits(args),
                    on_run=(lambda r: print(f"alpha {r.weight:g}: {r.status.value} "
                                            f"{r.cost if r.cost is not None else ''}",
-                                           file=sys.stderr)) if chatty else None)
+                                           file=sys.stderr)) if chatty else None,
+                   dask=args.dask)
     if args.json:
         print(json.dumps([r.to_dict() for r in runs]))
     elif not args.quiet:

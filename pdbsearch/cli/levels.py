@@ -12,8 +12,13 @@ from ..search import choose_algorithm
 from ..sokoban.formats import detect_format, parse_levels
 from ..sokoban.vocabulary import HEURISTICS, METRICS
 from .exitcodes import EXIT_LIMIT, EXIT_OK, EXIT_UNSOLVABLE
-from .options import add_pdb_options, add_search_options, add_sokoban_options, positive_int, \
-    rules
+from .options import (
+    add_pdb_options,
+    add_search_options,
+    add_sokoban_options,
+    positive_int,
+    rules,
+)
 
 #: Seconds of search a level gets unless --time-limit says otherwise.
 DEFAULT_TIME_LIMIT = 60.0
@@ -44,9 +49,19 @@ def add_parser(sub) -> None:
     p.set_defaults(time_limit=DEFAULT_TIME_LIMIT)
     p.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                    help="levels solved at once (default 1)")
+    p.add_argument("--dask", metavar="WHERE",
+                   help="run the levels as tasks on a Dask cluster: a scheduler's address "
+                        "(tcp://host:8786) or local:N (N worker processes on this machine); "
+                        "needs pip install 'pdbsearch[dask]'")
     p.add_argument("--first", type=positive_int, metavar="N", help="only the first N levels")
-    p.add_argument("--json", metavar="OUT", help="write every level's record as JSON")
-    p.add_argument("--csv", metavar="OUT", help="write every level's record as CSV")
+    p.add_argument("--json", metavar="OUT", help="write every level's record as JSON "
+                   "(rewritten as records arrive)")
+    p.add_argument("--csv", metavar="OUT", help="write every level's record as CSV "
+                   "(rewritten as records arrive)")
+    p.add_argument("--resume", metavar="OUT.json",
+                   help="skip the levels this JSON report of an earlier run (same options) "
+                        "records as finished, and keep writing it (unless --json names "
+                        "another file); a missing file starts a new run")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
@@ -54,7 +69,15 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     """Solve the collection, print the summary, write the records."""
     # Imported here: the other commands need none of the level runner.
-    from ..sokoban.collection import RunOptions, run_levels, summary_table, totals, write_outputs
+    from ..sokoban.collection import (
+        LevelRecord,
+        LiveReports,
+        RunOptions,
+        read_resume,
+        run_levels,
+        summary_table,
+        totals,
+    )
     if args.pdb is not None:
         raise PdbsearchError("--pdb names the PDB of one level; use --db-dir with levels")
     algo, weight = choose_algorithm(args.algo, args.weight)
@@ -70,19 +93,31 @@ def run(args: argparse.Namespace) -> int:
     levels = parse_levels(text, str(args.file), fmt)
     if args.first is not None:
         levels = levels[:args.first]
+    if args.dask is not None:
+        from ..batch.cluster import check_dask_spec
+        check_dask_spec(args.dask)
     options = RunOptions(metric=args.metric, heuristic=args.heuristic, rules=rules(args),
                          algo=algo, weight=weight, time_limit=args.time_limit,
                          node_limit=args.node_limit, memory_mb=args.memory_limit,
                          pattern_boxes=args.pattern_boxes,
                          grouping=args.grouping or RunOptions.grouping,
                          db_dir=None if args.db_dir is None else str(args.db_dir))
-    records, interrupted = run_levels(levels, options, jobs=args.jobs,
-                                      progress=not args.no_progress)
+    numbers = list(range(1, len(levels) + 1))
+    done = read_resume(args.resume, levels, numbers, options) if args.resume else {}
+    if done:
+        print(f"resuming {args.resume}: {len(done)} of {len(levels)} levels already "
+              f"finished", file=sys.stderr)
+    reports = LiveReports([done.get(n) or LevelRecord(n, lv.title, len(lv.boxes))
+                           for n, lv in zip(numbers, levels)],
+                          args.json or args.resume, args.csv, file=str(args.file), format=fmt,
+                          options=options.describe(), jobs=args.jobs, dask=args.dask)
+    records, interrupted = run_levels(levels, options, jobs=args.jobs, numbers=numbers,
+                                      progress=not args.no_progress, on_record=reports.add,
+                                      dask=args.dask, done=done)
+    reports.close(records, interrupted)
     print(summary_table(records))
     if interrupted:
         print("interrupted: the levels above that finished are kept", file=sys.stderr)
-    write_outputs(records, args.json, args.csv, file=str(args.file), format=fmt,
-                  options=options.describe(), jobs=args.jobs, interrupted=interrupted)
     t = totals(records)
     if t["unfinished"] or interrupted:
         return EXIT_LIMIT

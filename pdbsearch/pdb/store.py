@@ -335,6 +335,11 @@ def find_or_build(spec: PdbSpec, filename: str,
         table, seconds = build()
         save_pdb(path, table, spec, seconds)
         say(f"pdbsearch: built {path}: {table.shape[0]:,} entries in {seconds:.2f} s")
+        # Load after write: the table used is the file's, checked as any file
+        # is.  Builders racing on one file (Dask workers sharing a folder)
+        # each rename a complete file over it, so whichever file is there
+        # when this one reads it is whole and valid.
+        table, _ = load_pdb(path, spec, verify)
     return table
 
 

@@ -1,11 +1,13 @@
 """Solving every level of a collection, each in its own process.
 
-Each level runs in a child process with its own limits, so a level that
-gets stuck (or uses too much memory) cannot hold up or take down the rest:
-the search stops itself at its time limit, and a child still running
-``grace`` seconds later is killed.  The kernels are compiled once in the
-parent before the children are forked, so no child pays for compilation.
-Ctrl-C stops the run and keeps every level already finished.
+Each level is one job of a batch (:mod:`pdbsearch.batch`): it runs in a
+child process with its own limits, on this machine or on a Dask worker, so
+a level that gets stuck (or uses too much memory) cannot hold up or take
+down the rest: the search stops itself at its time limit, and a child
+still running ``grace`` seconds later is killed.  The kernels are compiled
+once before the children are forked, so no child pays for compilation.
+Ctrl-C stops the run and keeps every level already finished; the reports
+are rewritten as records arrive, and a run can be resumed from its JSON.
 """
 
 from __future__ import annotations
@@ -13,17 +15,24 @@ from __future__ import annotations
 import csv
 import io
 import json
-import multiprocessing
 import os
 import sys
 import time
-from collections import deque
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from multiprocessing.connection import wait
-from typing import Callable, Sequence
+from functools import partial
 
-from ..interrupts import sigint_handler
+from ..batch import (
+    CRASHED,
+    FAILED,
+    INTERRUPTED,
+    KILLED,
+    NOT_RUN,
+    Job,
+    Outcome,
+    WarmUp,
+    run_batch,
+)
 from ..io import atomic_write_text
 from ..search import Limits, Status, solve
 from ..search.result import default_memory_limit_mb
@@ -31,11 +40,8 @@ from .model import Level
 from .puzzle import Rules, SokobanPuzzle
 from .vocabulary import GROUPINGS, HEURISTICS, METRICS
 
-#: Statuses a level record can have besides the search statuses.
-KILLED = "killed"            #: still running past its limit + grace
-CRASHED = "error"            #: the child died or raised
-INTERRUPTED = "interrupted"  #: Ctrl-C
-NOT_RUN = "not run"          #: never started (Ctrl-C came first)
+#: Statuses a level record can have besides the search statuses (from the batch).
+RUN_STATUSES = (KILLED, CRASHED, INTERRUPTED, NOT_RUN, FAILED)
 
 
 @dataclass(frozen=True)
@@ -122,56 +128,19 @@ def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) 
     return record
 
 
-def _child(conn, level: Level, number: int, options: RunOptions, limits: Limits) -> None:
-    """Body of a child process: solve, send the record, exit."""
-    try:
-        os.setpgrp()  # Ctrl-C at the terminal goes to the parent only
-    except OSError:
-        pass
-    try:
-        record = solve_level(level, number, options, limits)
-    except BaseException as exc:  # reported to the parent, never lost
-        record = LevelRecord(number, level.title, len(level.boxes), status=CRASHED,
-                             error=f"{type(exc).__name__}: {exc}")
-    conn.send(record)
-    conn.close()
+def level_failure(number: int, title: str | None, boxes: int, status: str,
+                  stop_reason: str | None, error: str | None) -> LevelRecord:
+    """The record of a level whose run did not end by itself (see
+    :class:`pdbsearch.batch.Job`)."""
+    return LevelRecord(number, title, boxes, status=status, stop_reason=stop_reason,
+                       error=error)
 
 
-class _CtrlC:
-    """Ctrl-C in the parent of a run: noted at once, acted on where it is safe.
-
-    SIGINT is never blocked: a signal blocked in the main thread goes to
-    another thread (tqdm's monitor), and CPython 3.11 can then lose it.  The
-    handler instead notes the request and raises KeyboardInterrupt, except
-    inside :meth:`held` (starting a child), where it waits for the block to
-    end.  A KeyboardInterrupt raised inside a ctypes callback (numba loading
-    its cache) is swallowed by Python, so the loop also calls :meth:`check`.
-    """
-
-    def __init__(self):
-        self.requested = False
-        self._holding = False
-
-    def handler(self, signum, frame) -> None:
-        """The SIGINT handler: note the request, raise unless held."""
-        self.requested = True
-        if not self._holding:
-            raise KeyboardInterrupt
-
-    def check(self) -> None:
-        """Raise KeyboardInterrupt if Ctrl-C came and was not acted on."""
-        if self.requested:
-            raise KeyboardInterrupt
-
-    @contextmanager
-    def held(self):
-        """Hold Ctrl-C back until the block ends, then act on it."""
-        self._holding = True
-        try:
-            yield
-        finally:
-            self._holding = False
-        self.check()
+def level_job(level: Level, number: int, options: RunOptions, limits: Limits) -> Job:
+    """The batch job that solves ``level`` (number ``number`` in its file)."""
+    deadline = None if options.time_limit is None else options.time_limit + options.grace
+    return Job(number, solve_level, (level, number, options, limits),
+               partial(level_failure, number, level.title, len(level.boxes)), deadline)
 
 
 def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
@@ -191,32 +160,43 @@ def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
 
 def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
                numbers: Sequence[int] | None = None, progress: bool = True,
-               on_record: Callable[[LevelRecord], None] | None = None
+               on_record: Callable[[LevelRecord], None] | None = None,
+               dask: str | None = None, done: dict[int, LevelRecord] | None = None
                ) -> tuple[list[LevelRecord], bool]:
-    """Solve every level, at most ``jobs`` at a time, each in its own process.
+    """Solve every level, each in its own process: at most ``jobs`` at a
+    time on this machine, or as tasks on the Dask cluster ``dask``
+    (``local:N`` or a scheduler address).
 
     ``numbers`` are the levels' 1-based numbers in their file (default
-    1, 2, ...).  Returns the records in level order and whether the run was
-    interrupted by Ctrl-C (the unfinished levels are then marked so).
+    1, 2, ...); ``done`` holds records of levels already finished (a resumed
+    run): they are kept and not run again.  ``on_record`` hears each new
+    record as it arrives.  Returns the records in level order and whether
+    the run was interrupted by Ctrl-C (the unfinished levels are then
+    marked so).
     """
     numbers = list(numbers) if numbers is not None else list(range(1, len(levels) + 1))
-    records = {n: LevelRecord(n, lv.title, len(lv.boxes)) for n, lv in zip(numbers, levels)}
-    if not levels:
-        return [], False
-    limits = options.limits(jobs)
-    deadline = None if options.time_limit is None else options.time_limit + options.grace
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pending = deque(zip(numbers, levels))
-    running: dict = {}   # connection -> (process, number, start time)
+    done = done or {}
+    records = {n: done.get(n) or LevelRecord(n, lv.title, len(lv.boxes))
+               for n, lv in zip(numbers, levels)}
+    todo = [(n, lv) for n, lv in zip(numbers, levels) if n not in done]
+    if not todo:
+        return [records[n] for n in numbers], False
+    workers = jobs
+    if dask is not None:
+        workers = _dask_workers(dask)
+    limits = options.limits(workers)
+    batch = [level_job(level, number, options, limits) for number, level in todo]
     bar = None
     if progress:
         from tqdm import tqdm
-        bar = tqdm(total=len(levels), unit=" level", file=sys.stderr, dynamic_ncols=True)
-    solved = 0
+        bar = tqdm(total=len(levels), initial=len(levels) - len(todo), unit=" level",
+                   file=sys.stderr, dynamic_ncols=True)
+    solved = sum(r.solved for r in records.values())
 
-    def finish(record: LevelRecord) -> None:
+    def finish(outcome: Outcome) -> None:
         nonlocal solved
+        record = outcome.record
+        record.wall_seconds = outcome.wall_seconds
         records[record.number] = record
         solved += record.solved
         if bar is not None:
@@ -225,63 +205,28 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
         if on_record is not None:
             on_record(record)
 
-    interrupted = False
-    ctrl_c = _CtrlC()
     try:
-        with sigint_handler(ctrl_c.handler):
-            warm_up(levels, options)
-            while pending or running:
-                ctrl_c.check()
-                while pending and len(running) < jobs:
-                    number, level = pending.popleft()
-                    with ctrl_c.held():
-                        # A Ctrl-C between the fork and this bookkeeping would
-                        # leave a child nobody stops: it waits until both are done.
-                        parent_end, child_end = ctx.Pipe(duplex=False)
-                        proc = ctx.Process(target=_child,
-                                           args=(child_end, level, number, options, limits),
-                                           daemon=True)
-                        proc.start()
-                        child_end.close()
-                        running[parent_end] = (proc, number, time.perf_counter())
-                for conn in wait(list(running), timeout=0.2):
-                    proc, number, start = running.pop(conn)
-                    try:
-                        record = conn.recv()
-                    except (EOFError, OSError):
-                        proc.join(1.0)
-                        rec = records[number]
-                        record = LevelRecord(number, rec.title, rec.boxes, status=CRASHED,
-                                             error=f"the child died (exit code {proc.exitcode})")
-                    conn.close()
-                    proc.join(5.0)
-                    record.wall_seconds = round(time.perf_counter() - start, 3)
-                    finish(record)
-                now = time.perf_counter()
-                for conn, (proc, number, start) in list(running.items()):
-                    if deadline is not None and now - start > deadline:
-                        proc.kill()
-                        proc.join(5.0)
-                        conn.close()
-                        del running[conn]
-                        rec = records[number]
-                        finish(LevelRecord(number, rec.title, rec.boxes, status=KILLED,
-                                           stop_reason="time", wall_seconds=round(now - start, 3),
-                                           error=f"still running {options.grace:g} s past "
-                                                 f"its limit"))
-    except KeyboardInterrupt:
-        interrupted = True
-        for conn, (proc, number, start) in running.items():
-            proc.kill()
-            proc.join(5.0)
-            conn.close()
-            rec = records[number]
-            records[number] = LevelRecord(number, rec.title, rec.boxes, status=INTERRUPTED,
-                                          stop_reason="interrupted")
+        interrupted = run_batch(batch, finish, workers=jobs, dask=dask,
+                                warm_up=WarmUp(_warm_up_name(options), warm_up,
+                                               ([lv for _, lv in todo], options)))
     finally:
         if bar is not None:
             bar.close()
     return [records[n] for n in numbers], interrupted
+
+
+def _warm_up_name(options: RunOptions) -> str:
+    """What a worker's warm-up depends on: the options' kernels."""
+    return f"sokoban-levels {options.metric} {options.heuristic} {options.algo}"
+
+
+def _dask_workers(spec: str) -> int:
+    """How many levels run at once on ``spec`` (the memory share of each):
+    N for ``local:N``; 1 for a remote cluster, whose workers may each be a
+    machine of their own."""
+    if spec.startswith("local:") and spec[6:].isdigit():
+        return max(1, int(spec[6:]))
+    return 1
 
 
 # -- reports ------------------------------------------------------------------
@@ -360,3 +305,89 @@ def write_outputs(records: Sequence[LevelRecord], json_path: str | None,
         atomic_write_text(json_path, records_json(records, **meta))
     if csv_path:
         atomic_write_text(csv_path, records_csv(records))
+
+
+class LiveReports:
+    """The JSON and CSV reports of a run, kept up to date while it runs.
+
+    Written at once (so a path that cannot be written is refused before any
+    level runs), then rewritten atomically as records arrive, at most every
+    ``every`` seconds (a run of 450,000 levels must not rewrite its report
+    450,000 times), and a last time by :meth:`close`.  A run stopped in any
+    way leaves a complete report of what finished.
+    """
+
+    def __init__(self, records: Sequence[LevelRecord], json_path: str | None,
+                 csv_path: str | None, every: float = 2.0, **meta):
+        self.records = {r.number: r for r in records}
+        self.json_path, self.csv_path = json_path, csv_path
+        self.meta = meta
+        self.every = every
+        self._written = time.monotonic()
+        self.write(interrupted=False)
+
+    def add(self, record: LevelRecord) -> None:
+        """Take a new record; rewrite the reports if the last write is old."""
+        self.records[record.number] = record
+        if time.monotonic() - self._written >= self.every:
+            self.write(interrupted=False)
+
+    def write(self, interrupted: bool) -> None:
+        """Rewrite both reports now."""
+        write_outputs(list(self.records.values()), self.json_path, self.csv_path,
+                      **self.meta, interrupted=interrupted)
+        self._written = time.monotonic()
+
+    def close(self, records: Sequence[LevelRecord], interrupted: bool) -> None:
+        """The final reports, from the run's final records."""
+        self.records = {r.number: r for r in records}
+        self.write(interrupted)
+
+
+#: Statuses of a record that a resumed run keeps (the level ran to an end
+#: of its own); the others (crashed, lost, interrupted, not run) run again.
+FINAL_STATUSES = (Status.SOLVED.value, Status.UNSOLVABLE.value, Status.LIMIT.value, KILLED)
+
+
+def read_resume(path: str, levels: Sequence[Level], numbers: Sequence[int],
+                options: RunOptions) -> dict[int, LevelRecord]:
+    """The finished records of an earlier run's JSON report ``path``, for
+    ``--resume``: empty when the file does not exist yet.  Refused (a
+    PdbsearchError naming the file and the problem) when it is not such a
+    report, was made with other options, or records levels that are not
+    these."""
+    from ..errors import PdbsearchError
+    from ..io import read_text
+
+    if not os.path.exists(path):
+        return {}
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+        entries = data["levels"]
+        recorded = data["options"]
+        if not isinstance(entries, list) or not isinstance(recorded, dict):
+            raise TypeError("levels must be a list, options an object")
+        fields = set(LevelRecord.__dataclass_fields__)
+        found = [LevelRecord(**{k: v for k, v in e.items() if k in fields}) for e in entries]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise PdbsearchError(f"{path}: not a levels report to resume from "
+                             f"({type(exc).__name__}: {str(exc)[:200]})") from None
+    wanted = options.describe()
+    differ = sorted(k for k in wanted if k in recorded and recorded[k] != wanted[k]
+                    and k != "db_dir")
+    if differ:
+        what = ", ".join(f"{k} {recorded[k]!r} there, {wanted[k]!r} now" for k in differ)
+        raise PdbsearchError(f"{path}: recorded with other options ({what}); resume with "
+                             f"the same options, or write to another file")
+    by_number = {n: lv for n, lv in zip(numbers, levels)}
+    done = {}
+    for record in found:
+        level = by_number.get(record.number)
+        if level is None or record.boxes != len(level.boxes) or record.title != level.title:
+            raise PdbsearchError(f"{path}: its level {record.number} is not level "
+                                 f"{record.number} of this collection; resume with the "
+                                 f"file it was made from")
+        if record.status in FINAL_STATUSES:
+            done[record.number] = record
+    return done

@@ -1,0 +1,271 @@
+"""Batches of jobs: the local runner and a real Dask cluster (issue 13).
+
+The Dask tests run a real ``LocalCluster`` of worker processes: the same
+levels give the same records as the local runner, a worker killed in the
+middle of a task loses no record (the task runs again on another worker,
+once), Ctrl-C keeps every finished record, and a run resumes from its JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pdbsearch.batch import CRASHED, FAILED, KILLED, Job, Outcome, run_batch
+from pdbsearch.cli import main
+
+MICROBAN = "puzzles/sokoban/microban.txt"
+
+
+def failure(status, stop_reason, error):
+    """The record of a test job that did not end by itself."""
+    return {"status": status, "stop_reason": stop_reason, "error": error}
+
+
+def sleep_then(seconds: float, value):
+    """A job body: sleep, then return ``value``."""
+    time.sleep(seconds)
+    return {"status": "done", "value": value, "pid": os.getpid()}
+
+
+def raise_error():
+    """A job body that raises."""
+    raise ValueError("bad job")
+
+
+def exit_abruptly():
+    """A job body whose process dies without a record."""
+    os._exit(7)
+
+
+def kill_my_worker(marker: str, always: bool):
+    """A job body that kills the process running it (its child's parent: the
+    Dask worker) the first time, or every time when ``always``."""
+    if always or not os.path.exists(marker):
+        Path(marker).write_text("killed once")
+        os.kill(os.getppid(), signal.SIGKILL)
+        time.sleep(60)
+    return {"status": "done", "value": "after a retry", "pid": os.getpid()}
+
+
+def run(jobs, **where) -> dict:
+    """Run a batch; the outcomes by key."""
+    outcomes: dict = {}
+
+    def take(outcome: Outcome) -> None:
+        assert outcome.key not in outcomes
+        outcomes[outcome.key] = outcome
+
+    assert run_batch(jobs, take, **where) is False
+    return outcomes
+
+
+# -- the local runner ---------------------------------------------------------------
+
+
+def test_local_runner_records_every_way_a_job_ends():
+    jobs = [Job("ok", sleep_then, (0.0, 42), failure),
+            Job("slow", sleep_then, (30.0, 0), failure, deadline=0.5),
+            Job("raises", raise_error, (), failure),
+            Job("dies", exit_abruptly, (), failure)]
+    started = time.perf_counter()
+    outcomes = run(jobs, workers=4)
+    assert time.perf_counter() - started < 10   # the slow one was killed, not waited for
+    assert outcomes["ok"].record["value"] == 42
+    assert outcomes["ok"].record["pid"] != os.getpid()   # in a child
+    assert outcomes["slow"].record["status"] == KILLED
+    assert outcomes["slow"].wall_seconds >= 0.5
+    assert outcomes["raises"].record == failure(CRASHED, None, "ValueError: bad job")
+    assert outcomes["dies"].record["status"] == CRASHED
+    assert "exit code 7" in outcomes["dies"].record["error"]
+
+
+def test_a_large_record_comes_through_the_pipe():
+    big = "x" * 1_000_000   # far more than a pipe holds: read while the child writes
+    outcomes = run([Job(1, sleep_then, (0.0, big), failure)], workers=1)
+    assert outcomes[1].record["value"] == big
+
+
+# -- a real Dask cluster ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A LocalCluster of two single-threaded worker processes, reached by
+    its address as a remote cluster would be, with the scheduler setting
+    docs/distributed.md asks for (a task is retried once)."""
+    import dask
+    import distributed
+
+    from pdbsearch.batch.cluster import SCHEDULER_SETTINGS
+    with dask.config.set(SCHEDULER_SETTINGS):
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
+                                           processes=True, dashboard_address=None)
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def test_dask_runs_jobs_in_children_of_its_workers(scheduler):
+    jobs = [Job(i, sleep_then, (0.1, i * i), failure) for i in range(6)]
+    jobs.append(Job("slow", sleep_then, (30.0, 0), failure, deadline=0.5))
+    outcomes = run(jobs, dask=scheduler)
+    assert {k: o.record.get("value") for k, o in outcomes.items() if k != "slow"} == \
+        {i: i * i for i in range(6)}
+    assert outcomes["slow"].record["status"] == KILLED
+
+
+def test_a_worker_killed_mid_task_loses_no_record(scheduler, tmp_path):
+    marker = str(tmp_path / "killed")
+    jobs = [Job(i, sleep_then, (0.2, i), failure) for i in range(6)]
+    jobs.append(Job("victim", kill_my_worker, (marker, False), failure))
+    outcomes = run(jobs, dask=scheduler)
+    assert Path(marker).exists()   # a worker did die in the middle of the task
+    assert outcomes["victim"].record["value"] == "after a retry"
+    assert {k: o.record["value"] for k, o in outcomes.items() if k != "victim"} == \
+        {i: i for i in range(6)}
+
+
+def test_a_task_whose_worker_dies_twice_is_recorded_as_failed(scheduler, tmp_path):
+    jobs = [Job("doomed", kill_my_worker, (str(tmp_path / "m"), True), failure),
+            Job("fine", sleep_then, (0.0, 1), failure)]
+    outcomes = run(jobs, dask=scheduler)
+    assert outcomes["doomed"].record["status"] == FAILED
+    assert "worker lost" in outcomes["doomed"].record["error"]
+    assert outcomes["fine"].record["value"] == 1
+
+
+def levels_json(path: Path) -> list[dict]:
+    return json.loads(path.read_text())["levels"]
+
+
+def test_levels_on_dask_match_the_local_runner(scheduler, tmp_path, capsys):
+    local, dask = tmp_path / "local.json", tmp_path / "dask.json"
+    common = [MICROBAN, "--first", "12", "--time-limit", "20", "--no-progress"]
+    assert main(["levels", *common, "--jobs", "2", "--json", str(local)]) == 0
+    assert main(["levels", *common, "--dask", scheduler, "--json", str(dask)]) == 0
+    capsys.readouterr()
+    a, b = levels_json(local), levels_json(dask)
+    assert [r["status"] for r in b] == ["solved"] * 12
+    assert [(r["number"], r["pushes"], r["steps"], r["optimal"], r["lurd"]) for r in a] == \
+        [(r["number"], r["pushes"], r["steps"], r["optimal"], r["lurd"]) for r in b]
+    assert json.loads(dask.read_text())["dask"] == scheduler
+
+
+def test_a_run_resumes_from_its_json(tmp_path, capsys):
+    out = tmp_path / "run.json"
+    base = ["levels", MICROBAN, "--time-limit", "20", "--no-progress", "--jobs", "2"]
+    assert main([*base, "--first", "4", "--json", str(out)]) == 0
+    first = levels_json(out)
+    capsys.readouterr()
+    assert main([*base, "--first", "7", "--resume", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "4 of 7 levels already finished" in err
+    again = levels_json(out)
+    assert [r["status"] for r in again] == ["solved"] * 7
+    assert again[:4] == first   # kept as they were (wall times included): not run again
+
+
+def test_resume_refuses_a_report_of_other_options_or_not_a_report(tmp_path, capsys):
+    out = tmp_path / "run.json"
+    assert main(["levels", MICROBAN, "--first", "2", "--time-limit", "20", "--no-progress",
+                 "--json", str(out)]) == 0
+    capsys.readouterr()
+    code = main(["levels", MICROBAN, "--first", "2", "--time-limit", "5", "--no-progress",
+                 "--resume", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "time_limit 20.0 there, 5.0 now" in err and str(out) in err
+    other = tmp_path / "other.json"
+    other.write_text('{"levels": 3}')
+    code = main(["levels", MICROBAN, "--first", "2", "--resume", str(other)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "not a levels report" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("spec", ["local:0", "local", "local:two", "not an address", ""])
+def test_bad_dask_addresses_are_bad_input(spec, capsys):
+    code = main(["levels", MICROBAN, "--first", "1", "--dask", spec])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "--dask" in err and len(err.splitlines()) == 1
+
+
+def test_compare_on_dask_matches_compare_here(scheduler, capsys):
+    here = ["compare", "puzzles/hakoiri/paper_6x7.txt", "--weights", "1,3", "--json"]
+    assert main(here) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main([*here, "--dask", scheduler]) == 0
+    remote = json.loads(capsys.readouterr().out)
+    assert [(r["weight"], r["cost"], r["optimal"]) for r in plain] == \
+        [(r["weight"], r["cost"], r["optimal"]) for r in remote]
+
+
+def test_ctrl_c_on_a_local_cluster_keeps_the_finished_levels(tmp_path, repo):
+    out = tmp_path / "run.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pdbsearch", "levels", MICROBAN, "--dask", "local:2",
+         "--time-limit", "20", "--no-progress", "--json", str(out)],
+        cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    try:
+        # Ctrl-C once some levels are recorded: the report is rewritten as they come
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.5)
+            if out.exists() and any(r["status"] == "solved" for r in levels_json(out)):
+                break
+        os.killpg(proc.pid, signal.SIGINT)   # as the terminal does: the whole group
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 3, err
+    assert "Traceback" not in err
+    report = json.loads(out.read_text())
+    assert report["interrupted"] is True
+    statuses = [r["status"] for r in report["levels"]]
+    assert "solved" in statuses and set(statuses) <= {"solved", "interrupted", "not run"}
+
+
+def build_slowly(path: str, barrier, queue) -> None:
+    """Build one table into ``path``'s folder at the same moment as another
+    process (a Dask worker racing on a shared database folder)."""
+    from pdbsearch.pdb.store import PdbSpec, find_or_build
+    spec = PdbSpec("test", "race", "unit", {"n": 1})
+
+    def build():
+        barrier.wait()   # both processes are building now
+        return np.arange(200_000, dtype=np.uint8) % 7, 0.1
+
+    table = find_or_build(spec, Path(path).name, build, db_dir=Path(path).parent, log=None)
+    queue.put((int(table.sum()), table.shape[0]))
+
+
+def test_two_processes_building_one_table_both_end_with_a_valid_file(tmp_path):
+    from pdbsearch.pdb.store import PdbSpec, load_pdb
+    path = str(tmp_path / "race.h5")
+    ctx = multiprocessing.get_context("fork")
+    barrier, queue = ctx.Barrier(2), ctx.Queue()
+    procs = [ctx.Process(target=build_slowly, args=(path, barrier, queue)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0, 0]
+    expected = np.arange(200_000, dtype=np.uint8) % 7
+    assert sorted([queue.get(timeout=5), queue.get(timeout=5)]) == \
+        [(int(expected.sum()), 200_000)] * 2
+    table, _ = load_pdb(path, PdbSpec("test", "race", "unit", {"n": 1}))
+    assert np.array_equal(table, expected)
+    assert not list(tmp_path.glob(".*.tmp"))   # no temporary file left behind
