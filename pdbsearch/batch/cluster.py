@@ -41,9 +41,12 @@ from .child import run_in_child
 from .jobs import FAILED, INTERRUPTED, Job, Outcome, WarmUp
 from .local import CtrlC
 
-#: Tasks in flight per worker thread: enough to keep workers busy while
-#: results travel back, few enough that Ctrl-C has little to cancel.
-IN_FLIGHT_PER_THREAD = 4
+#: Tasks submitted ahead per worker thread: enough that the scheduler always
+#: has the next task at hand while results travel back (4 left workers idle:
+#: 26 ms of wall time a trivial task on two workers, against 11 ms with 16
+#: or more), few enough that a run of 450,000 levels is not all on the
+#: scheduler at once.
+IN_FLIGHT_PER_THREAD = 32
 
 #: Seconds to wait for a scheduler given by address.
 CONNECT_TIMEOUT = 10.0
