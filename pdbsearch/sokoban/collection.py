@@ -19,7 +19,7 @@ import sys
 import time
 from collections import deque
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from multiprocessing.connection import wait
 from typing import Callable, Sequence
 
@@ -76,6 +76,20 @@ class RunOptions:
         d["rules"] = self.rules.describe()
         return d
 
+    # -- the hooks the runner calls (another domain's options provide the same) --
+
+    def blank_record(self, number: int, level: Level) -> "LevelRecord":
+        """The record of a level not run yet."""
+        return LevelRecord(number, level.title, len(level.boxes))
+
+    def solve_level(self, level: Level, number: int, limits: Limits) -> "LevelRecord":
+        """Solve one level in this process (:func:`solve_level`)."""
+        return solve_level(level, number, self, limits)
+
+    def warm_up(self, levels: Sequence[Level]) -> None:
+        """Load the kernels before the children fork (:func:`warm_up`)."""
+        warm_up(levels, self)
+
 
 @dataclass
 class LevelRecord:
@@ -122,17 +136,17 @@ def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) 
     return record
 
 
-def _child(conn, level: Level, number: int, options: RunOptions, limits: Limits) -> None:
+def _child(conn, level, number: int, options, limits: Limits) -> None:
     """Body of a child process: solve, send the record, exit."""
     try:
         os.setpgrp()  # Ctrl-C at the terminal goes to the parent only
     except OSError:
         pass
     try:
-        record = solve_level(level, number, options, limits)
+        record = options.solve_level(level, number, limits)
     except BaseException as exc:  # reported to the parent, never lost
-        record = LevelRecord(number, level.title, len(level.boxes), status=CRASHED,
-                             error=f"{type(exc).__name__}: {exc}")
+        record = replace(options.blank_record(number, level), status=CRASHED,
+                         error=f"{type(exc).__name__}: {exc}")
     conn.send(record)
     conn.close()
 
@@ -189,7 +203,7 @@ def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
         raise KeyboardInterrupt
 
 
-def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
+def run_levels(levels: Sequence, options, jobs: int = 1,
                numbers: Sequence[int] | None = None, progress: bool = True,
                on_record: Callable[[LevelRecord], None] | None = None
                ) -> tuple[list[LevelRecord], bool]:
@@ -198,9 +212,13 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
     ``numbers`` are the levels' 1-based numbers in their file (default
     1, 2, ...).  Returns the records in level order and whether the run was
     interrupted by Ctrl-C (the unfinished levels are then marked so).
+    ``options`` is a :class:`RunOptions`, or another domain's options with
+    the same hooks (``blank_record``, ``solve_level``, ``warm_up``,
+    ``limits``, ``time_limit``, ``grace``) and records with the same
+    ``status``, ``error``, ``stop_reason``, ``wall_seconds`` and ``solved``.
     """
     numbers = list(numbers) if numbers is not None else list(range(1, len(levels) + 1))
-    records = {n: LevelRecord(n, lv.title, len(lv.boxes)) for n, lv in zip(numbers, levels)}
+    records = {n: options.blank_record(n, lv) for n, lv in zip(numbers, levels)}
     if not levels:
         return [], False
     limits = options.limits(jobs)
@@ -229,7 +247,7 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
     ctrl_c = _CtrlC()
     try:
         with sigint_handler(ctrl_c.handler):
-            warm_up(levels, options)
+            options.warm_up(levels)
             while pending or running:
                 ctrl_c.check()
                 while pending and len(running) < jobs:
@@ -250,9 +268,8 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
                         record = conn.recv()
                     except (EOFError, OSError):
                         proc.join(1.0)
-                        rec = records[number]
-                        record = LevelRecord(number, rec.title, rec.boxes, status=CRASHED,
-                                             error=f"the child died (exit code {proc.exitcode})")
+                        record = replace(records[number], status=CRASHED,
+                                         error=f"the child died (exit code {proc.exitcode})")
                     conn.close()
                     proc.join(5.0)
                     record.wall_seconds = round(time.perf_counter() - start, 3)
@@ -264,20 +281,18 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
                         proc.join(5.0)
                         conn.close()
                         del running[conn]
-                        rec = records[number]
-                        finish(LevelRecord(number, rec.title, rec.boxes, status=KILLED,
-                                           stop_reason="time", wall_seconds=round(now - start, 3),
-                                           error=f"still running {options.grace:g} s past "
-                                                 f"its limit"))
+                        finish(replace(records[number], status=KILLED,
+                                       stop_reason="time", wall_seconds=round(now - start, 3),
+                                       error=f"still running {options.grace:g} s past "
+                                             f"its limit"))
     except KeyboardInterrupt:
         interrupted = True
         for conn, (proc, number, start) in running.items():
             proc.kill()
             proc.join(5.0)
             conn.close()
-            rec = records[number]
-            records[number] = LevelRecord(number, rec.title, rec.boxes, status=INTERRUPTED,
-                                          stop_reason="interrupted")
+            records[number] = replace(records[number], status=INTERRUPTED,
+                                      stop_reason="interrupted")
     finally:
         if bar is not None:
             bar.close()
