@@ -135,7 +135,8 @@ def build_pdb(target: str | Path | None = None, *, domain: str | None = None,
               metric: str | None = None, level: int | str | None = None,
               exit_at: str | tuple[int, int] = "bottom", empty: int = 2,
               db_dir: str | Path | None = None, out: str | Path | None = None,
-              threads: int = 1, progress: bool = False, **options: Any) -> "PdbInfo":
+              threads: int = 1, progress: bool = False,
+              **options: Any) -> "PdbInfo | list[PdbInfo]":
     """Build (or rebuild) a pattern database and save it; returns what it holds.
 
     * Hakoiri: ``target`` is a board file, or a size such as ``"8x20"`` with
@@ -143,6 +144,8 @@ def build_pdb(target: str | Path | None = None, *, domain: str | None = None,
       the classic board.  The relaxed-problem PDB of that geometry and metric.
     * Sokoban: ``target`` is a level file and ``level`` the level; the k-box
       pattern tables of that level (``pattern_boxes``: the largest k).
+    * Fifteen: ``target`` is a board or collection file; the pattern tables of
+      its partition (``partition``, default 7-8 on 4x4); a list of what each holds.
 
     The file goes to ``out``, else to the database folder under the name
     ``solve`` looks for.
@@ -167,4 +170,12 @@ def build_pdb(target: str | Path | None = None, *, domain: str | None = None,
                             heuristic="matching", format=options.get("format")).level
         return build_level_patterns(puzzle_level, options.get("pattern_boxes"), db_dir=db_dir,
                                     out=out, progress=progress)
+    if domain == "fifteen":
+        if text is None:
+            raise PdbsearchError(f"{target}: no such board file")
+        from .fifteen.database import build_partition
+        puzzle = load(target, domain="fifteen", level=level, partition=options.get("partition"))
+        b = puzzle.board
+        return build_partition(b.width, b.height, puzzle.partition, db_dir=db_dir, out=out,
+                               threads=threads, progress=progress)
     raise PdbsearchError(f"unknown domain {domain!r}")

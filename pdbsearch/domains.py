@@ -11,6 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from .fifteen import domain as fifteen_domain
+from .fifteen.vocabulary import HEURISTICS as FIFTEEN_HEURISTICS
+from .fifteen.vocabulary import METRICS as FIFTEEN_METRICS
 from .hakoiri import domain as hakoiri_domain
 from .hakoiri.vocabulary import HEURISTICS as HAKOIRI_HEURISTICS
 from .hakoiri.vocabulary import METRICS as HAKOIRI_METRICS
@@ -42,6 +45,9 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in [
            (hakoiri_domain.DEFAULT_TEXT, hakoiri_domain.DEFAULT_SOURCE)),
     Domain("sokoban", "Sokoban (XSB collections, ICPC Push!! maps, seed 002's legend)",
            SOKOBAN_METRICS, SOKOBAN_HEURISTICS, sokoban_domain.load),
+    Domain("fifteen", "N x M sliding-tile puzzles (8-, 15-, 24-puzzle; boards of numbers, "
+                      "Korf's collection format)",
+           FIFTEEN_METRICS, FIFTEEN_HEURISTICS, fifteen_domain.load),
 ]}
 
 #: The domain of the instance solved when neither a file nor a domain is given.
@@ -56,10 +62,15 @@ def detect_domain(text: str) -> str:
     (``#`` walls among XSB characters), a Push!! header or seed 002 rows is
     Sokoban; a text whose rows are all piece letters (``BAAC``) is a Hakoiri
     board that forgot its exit, so that the error it gets is the one that
-    helps (no exit declared); anything else goes to the Sokoban parser.
+    helps (no exit declared); a text whose lines are all whole numbers is a
+    sliding-tile board or collection, unless it reads as a Push!! map (its
+    first line two numbers, and its numbers not all different); anything
+    else goes to the Sokoban parser.
     """
     if _EXIT_LINE.search(text):
         return "hakoiri"
+    if _is_number_grid(text):
+        return "fifteen"
     from .sokoban.formats import detect_format
     if _XSB_ROW.search(text) or detect_format(text) != "xsb":
         return "sokoban"
@@ -73,3 +84,26 @@ _EXIT_LINE = re.compile(r"^[ \t]*exit[ \t]*:", re.M | re.I)
 _XSB_ROW = re.compile(r"^[ \t]*[-_#$.*@+ ]*#[-_#$.*@+ ]*$", re.M)
 #: a row of Hakoiri pieces: letters, digits and the piece symbols, '.' empty
 _PIECE_ROW = re.compile(r"^[ \t]*(?=[^\n]*[A-Za-z0-9])[A-Za-z0-9@$%&*+=?!<>^~.]{2,}[ \t]*$", re.M)
+
+
+#: a line of whole numbers (or blank, or a '#' comment)
+_NUMBER_LINE = re.compile(r"[ \t]*(\d+([ \t]+\d+)*)?[ \t]*(#.*)?|[ \t]*#.*")
+
+
+def _is_number_grid(text: str) -> bool:
+    """True for a sliding-tile text: every line whole numbers (``#``
+    comments aside), and not a Push!! map, whose first line is two numbers
+    (its width and height) and whose cells repeat the numbers 0 to 4; a
+    board whose rows all have two numbers, all different, is a 2-column
+    sliding-tile board."""
+    lines = text.lstrip("\ufeff").splitlines()
+    if not lines or not all(_NUMBER_LINE.fullmatch(line) for line in lines):
+        return False
+    rows = [line.split("#")[0].split() for line in lines]
+    rows = [row for row in rows if row]
+    if not rows:
+        return False
+    if len(rows[0]) == 2:
+        flat = [t for row in rows for t in row]
+        return len(set(flat)) == len(flat) and all(len(row) == 2 for row in rows)
+    return True

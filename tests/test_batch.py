@@ -219,7 +219,7 @@ def test_ctrl_c_on_a_local_cluster_keeps_the_finished_levels(tmp_path, repo):
         start_new_session=True)
     try:
         # Ctrl-C once some levels are recorded: the report is rewritten as they come
-        deadline = time.monotonic() + 240
+        deadline = time.monotonic() + 600   # a cold numba cache compiles first
         while time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.5)
             if out.exists() and any(r["status"] == "solved" for r in levels_json(out)):

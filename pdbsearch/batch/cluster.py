@@ -26,7 +26,7 @@ import signal
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 from ..errors import PdbsearchError
 
@@ -87,33 +87,33 @@ def _require_distributed() -> None:
 
 
 @contextmanager
-def dask_client(spec: str) -> Iterator:
+def dask_client(spec: str, hold: Callable[[], ContextManager] = nullcontext) -> Iterator:
     """A ``distributed.Client`` for ``spec``: a ``LocalCluster`` of N
     single-threaded worker processes for ``local:N`` (closed at the end),
-    else the scheduler at that address."""
+    else the scheduler at that address.  ``hold()`` wraps the start of a
+    local cluster (the runner holds Ctrl-C back until the workers ignore it)."""
     check_dask_spec(spec)
     _require_distributed()
     import dask
 
     local = _LOCAL.fullmatch(spec)
     if local:
-        with dask.config.set(SCHEDULER_SETTINGS), _sigint_ignored():
-            # The workers are spawned with SIGINT ignored, which they keep: a
-            # Ctrl-C at the terminal reaches every process of its group, and
-            # only this one should act on it (cancel, keep the records).
-            cluster = distributed.LocalCluster(
-                n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.ERROR)
+        cluster = client = None
         try:
-            client = distributed.Client(cluster)
-            try:
-                # a worker the nanny restarts later is spawned without it
+            with dask.config.set(SCHEDULER_SETTINGS), hold():
+                cluster = distributed.LocalCluster(
+                    n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.ERROR)
+                client = distributed.Client(cluster)
+                # A Ctrl-C at the terminal reaches every process of its group,
+                # and only this one should act on it (cancel, keep the records).
                 client.register_plugin(_IgnoreSigint(), name="pdbsearch-ignore-sigint")
-                yield client
-            finally:
-                client.close()
+            yield client
         finally:
-            cluster.close()
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
         return
     try:
         client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
@@ -124,19 +124,6 @@ def dask_client(spec: str) -> Iterator:
         yield client
     finally:
         client.close()
-
-
-@contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored inside the block (main thread only)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 class _IgnoreSigint(WorkerPlugin):
@@ -181,7 +168,7 @@ def run_dask(jobs: Sequence[Job], spec: str, on_outcome: Callable[[Outcome], Non
                 # where this machine's workers find them instead of each
                 # compiling its own.
                 _warm(warm_up)
-            with dask_client(spec) as client:
+            with dask_client(spec, hold=ctrl_c.held) as client:
                 return _drive(client, jobs, on_outcome, warm_up, ctrl_c)
         except KeyboardInterrupt:
             return True

@@ -32,6 +32,9 @@ def add_parser(sub) -> None:
                    help="sokoban: which level of the collection (default 1)")
     p.add_argument("--format", default=None, choices=["xsb", "push", "seed002"],
                    help="sokoban: file format (default: detected)")
+    p.add_argument("--partition", default=None,
+                   help="fifteen: the pattern groups, 7-8 (default on 4x4), 6-6-3, 5-5-5 or "
+                        "tiles like 1,2,3/4,5,6/...")
     p.add_argument("--out", default=None, help="output file (default: the database folder)")
     p.add_argument("--threads", type=positive_int, default=1,
                    help="threads sweeping each BFS layer (default 1)")
@@ -48,10 +51,14 @@ def run(args: argparse.Namespace) -> int:
         raise PdbsearchError("build writes a PDB; name the file with --out, not --pdb")
     options = sokoban_options(args)
     options.pop("rules", None)  # the tables do not depend on the pruning rules
+    if args.partition is not None:
+        options["partition"] = args.partition
     info = build_pdb(args.target, domain=args.domain, metric=args.metric, level=args.level,
                      exit_at=args.exit, empty=args.empty, db_dir=args.db_dir, out=args.out,
                      threads=args.threads, progress=wants_progress(args), **options)
-    if not args.quiet:
+    for info in (info if isinstance(info, list) else [info]):
+        if args.quiet:
+            continue
         print(info.description)
         print(f"entries {info.entries:,} (1 byte each), maximum {info.maximum}, "
               f"unreachable {info.unreachable:,}")

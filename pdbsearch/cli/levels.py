@@ -1,4 +1,5 @@
-"""``pdbsearch levels``: solve every level of a Sokoban collection."""
+"""``pdbsearch levels``: solve every level of a Sokoban collection, or every
+instance of a sliding-tile collection (Korf's 100)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from ..errors import PdbsearchError
 from ..io import read_text
 from ..search import choose_algorithm
 from ..sokoban.formats import detect_format, parse_levels
+from ..fifteen.vocabulary import HEURISTICS as FIFTEEN_HEURISTICS
 from ..sokoban.vocabulary import HEURISTICS, METRICS
 from .exitcodes import EXIT_LIMIT, EXIT_OK, EXIT_UNSOLVABLE
 from .options import (
@@ -27,7 +29,8 @@ DEFAULT_TIME_LIMIT = 60.0
 def add_parser(sub) -> None:
     """Register ``levels``."""
     p = sub.add_parser(
-        "levels", help="solve every level of a Sokoban collection",
+        "levels", help="solve every level of a Sokoban collection (or every instance of a "
+                       "sliding-tile collection such as Korf's 100)",
         description="Solve every level of a collection, each in its own process with "
                     f"its own limits: {DEFAULT_TIME_LIMIT:g} s of search a level unless "
                     "--time-limit says otherwise (a level still running 10 s past it is "
@@ -37,10 +40,14 @@ def add_parser(sub) -> None:
         epilog="exit codes: 0 every level solved, 3 some level unfinished (limit, "
                "Ctrl-C or error), 4 some level proved unsolvable and none unfinished")
     p.add_argument("file", metavar="FILE", help="level collection (XSB, Push!! or seed 002)")
-    p.add_argument("--metric", choices=list(METRICS.names), default=METRICS.default,
-                   help=f"what is minimised: {METRICS.help()}")
-    p.add_argument("--heuristic", choices=list(HEURISTICS.names), default=HEURISTICS.default,
-                   help=f"lower bound: {HEURISTICS.help()}")
+    p.add_argument("--metric", choices=list(METRICS.names), default=None,
+                   help=f"sokoban: what is minimised: {METRICS.help()}")
+    p.add_argument("--heuristic", default=None,
+                   help=f"lower bound; sokoban: {HEURISTICS.help()} | fifteen: "
+                        f"{FIFTEEN_HEURISTICS.help()}")
+    p.add_argument("--partition", default=None,
+                   help="fifteen, heuristic pdb: the pattern groups, 7-8 (default on 4x4), "
+                        "6-6-3, 5-5-5 or tiles like 1,2,3/4,5,6/...")
     add_pdb_options(p)
     p.add_argument("--format", choices=["xsb", "push", "seed002"], default=None,
                    help="file format (default: detected)")
@@ -80,12 +87,21 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.pdb is not None:
         raise PdbsearchError("--pdb names the PDB of one level; use --db-dir with levels")
+    if args.dask is not None:
+        from ..batch.cluster import check_dask_spec
+        check_dask_spec(args.dask)
+    text = read_text(args.file)
+    domain = "sokoban" if args.format is not None else detect_domain(text)
+    if domain == "fifteen":
+        return _run_fifteen(args, text)
+    args.metric = args.metric or METRICS.default
+    args.heuristic = HEURISTICS.check(args.heuristic)
+    if args.partition is not None:
+        raise PdbsearchError("--partition applies to sliding-tile collections")
     algo, weight = choose_algorithm(args.algo, args.weight)
     if algo == "bfs" and args.metric != "pushes":
         raise PdbsearchError("bfs is optimal only when every move costs 1; "
                              "use astar with --metric moves")
-    text = read_text(args.file)
-    domain = "sokoban" if args.format is not None else detect_domain(text)
     if domain != "sokoban":
         raise PdbsearchError(f"{args.file}: a {domain} board, not a Sokoban collection: "
                              f"levels runs Sokoban collections; use solve")
@@ -93,9 +109,6 @@ def run(args: argparse.Namespace) -> int:
     levels = parse_levels(text, str(args.file), fmt)
     if args.first is not None:
         levels = levels[:args.first]
-    if args.dask is not None:
-        from ..batch.cluster import check_dask_spec
-        check_dask_spec(args.dask)
     options = RunOptions(metric=args.metric, heuristic=args.heuristic, rules=rules(args),
                          algo=algo, weight=weight, time_limit=args.time_limit,
                          node_limit=args.node_limit, memory_mb=args.memory_limit,
@@ -122,3 +135,49 @@ def run(args: argparse.Namespace) -> int:
     if t["unfinished"] or interrupted:
         return EXIT_LIMIT
     return EXIT_UNSOLVABLE if t["unsolvable"] else EXIT_OK
+
+
+def _run_fifteen(args: argparse.Namespace, text: str) -> int:
+    """Every instance of a sliding-tile collection (IDA* by default), each
+    answer checked against the optimum the file records."""
+    from ..fifteen.collection import FifteenRunOptions, records_json, summary_table, totals
+    from ..fifteen.database import parse_partition
+    from ..fifteen.formats import is_collection, parse_collection
+    from ..io import atomic_write_text
+    if not is_collection(text):
+        raise PdbsearchError(f"{args.file}: one sliding-tile board, not a collection; use solve")
+    if args.metric is not None:
+        raise PdbsearchError("--metric applies to Sokoban collections: a sliding-tile move "
+                             "costs 1")
+    if args.csv:
+        raise PdbsearchError("--csv applies to Sokoban collections; use --json")
+    if args.resume:
+        raise PdbsearchError("--resume applies to Sokoban collections")
+    instances = parse_collection(text, str(args.file))
+    if args.first is not None:
+        instances = instances[:args.first]
+    algo, weight = choose_algorithm(args.algo or "idastar", args.weight)
+    b = instances[0].board
+    partition = None if args.partition is None else parse_partition(args.partition, b.width,
+                                                                     b.height)
+    options = FifteenRunOptions(heuristic=FIFTEEN_HEURISTICS.check(args.heuristic), algo=algo,
+                                weight=weight, time_limit=args.time_limit,
+                                node_limit=args.node_limit, memory_mb=args.memory_limit,
+                                db_dir=None if args.db_dir is None else str(args.db_dir),
+                                partition=partition)
+    from ..sokoban.collection import run_levels
+    records, interrupted = run_levels(instances, options, jobs=args.jobs,
+                                      progress=not args.no_progress, dask=args.dask)
+    print(summary_table(records))
+    if interrupted:
+        print("interrupted: the instances above that finished are kept", file=sys.stderr)
+    if args.json:
+        atomic_write_text(args.json, records_json(records, file=str(args.file),
+                                                  options=options.describe(), jobs=args.jobs,
+                                                  interrupted=interrupted))
+    t = totals(records)
+    if t["disagree"]:
+        print(f"pdbsearch: {t['disagree']} answers differ from the recorded optimum",
+              file=sys.stderr)
+        return 1
+    return EXIT_LIMIT if t["unfinished"] or interrupted else EXIT_OK

@@ -244,3 +244,28 @@ def sampled_check(params, table: np.ndarray, max_neighbours: int, workspace: int
         return (f"{bad} of {ranks.shape[0]} sampled entries break the rules of a distance "
                 f"table (a goal holds 0, a state one move away at most one more)")
     return None
+
+
+@nb.njit(cache=True)
+def _reduce_min(table, group, out):
+    for i in range(out.shape[0]):
+        best = UNREACHABLE
+        base = i * group
+        for j in range(group):
+            v = table[base + j]
+            if v < best:
+                best = v
+        out[i] = best
+
+
+def reduce_min(table: np.ndarray, group: int) -> np.ndarray:
+    """The minimum of every ``group`` consecutive entries: how a table built
+    over (abstract state, a detail the heuristic does not look up) -- the
+    blank's region of a sliding-tile pattern -- becomes the table over the
+    abstract states alone (255, unreachable, is the largest value, so it
+    stays only where every detail is unreachable)."""
+    if table.shape[0] % group:
+        raise ValueError(f"{table.shape[0]} entries are not groups of {group}")
+    out = np.empty(table.shape[0] // group, dtype=np.uint8)
+    _reduce_min(table, group, out)
+    return out

@@ -19,7 +19,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 
 from ..batch import (
@@ -82,6 +82,20 @@ class RunOptions:
         d["rules"] = self.rules.describe()
         return d
 
+    # -- the hooks the runner calls (another domain's options provide the same) --
+
+    def blank_record(self, number: int, level: Level) -> "LevelRecord":
+        """The record of a level not run yet."""
+        return LevelRecord(number, level.title, len(level.boxes))
+
+    def solve_level(self, level: Level, number: int, limits: Limits) -> "LevelRecord":
+        """Solve one level in this process (:func:`solve_level`)."""
+        return solve_level(level, number, self, limits)
+
+    def warm_up(self, levels: Sequence[Level]) -> None:
+        """Load the kernels before the children fork (:func:`warm_up`)."""
+        warm_up(levels, self)
+
 
 @dataclass
 class LevelRecord:
@@ -128,19 +142,18 @@ def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) 
     return record
 
 
-def level_failure(number: int, title: str | None, boxes: int, status: str,
-                  stop_reason: str | None, error: str | None) -> LevelRecord:
-    """The record of a level whose run did not end by itself (see
-    :class:`pdbsearch.batch.Job`)."""
-    return LevelRecord(number, title, boxes, status=status, stop_reason=stop_reason,
-                       error=error)
+def failure_record(blank, status: str, stop_reason: str | None, error: str | None):
+    """The record of a level whose run did not end by itself: its blank
+    record with the batch's status (see :class:`pdbsearch.batch.Job`)."""
+    return replace(blank, status=status, stop_reason=stop_reason, error=error)
 
 
-def level_job(level: Level, number: int, options: RunOptions, limits: Limits) -> Job:
-    """The batch job that solves ``level`` (number ``number`` in its file)."""
+def level_job(level, number: int, options, limits: Limits) -> Job:
+    """The batch job that solves ``level`` (number ``number`` in its file)
+    through the options' hooks."""
     deadline = None if options.time_limit is None else options.time_limit + options.grace
-    return Job(number, solve_level, (level, number, options, limits),
-               partial(level_failure, number, level.title, len(level.boxes)), deadline)
+    return Job(number, options.solve_level, (level, number, limits),
+               partial(failure_record, options.blank_record(number, level)), deadline)
 
 
 def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
@@ -158,7 +171,7 @@ def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
         raise KeyboardInterrupt
 
 
-def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
+def run_levels(levels: Sequence, options, jobs: int = 1,
                numbers: Sequence[int] | None = None, progress: bool = True,
                on_record: Callable[[LevelRecord], None] | None = None,
                dask: str | None = None, done: dict[int, LevelRecord] | None = None
@@ -173,11 +186,16 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
     record as it arrives.  Returns the records in level order and whether
     the run was interrupted by Ctrl-C (the unfinished levels are then
     marked so).
+
+    ``options`` is a :class:`RunOptions`, or another domain's options with
+    the same hooks (``blank_record``, ``solve_level``, ``warm_up``,
+    ``limits``, ``time_limit``, ``grace``; picklable, for Dask) and records
+    with the same ``number``, ``status``, ``error``, ``stop_reason``,
+    ``wall_seconds`` and ``solved``.
     """
     numbers = list(numbers) if numbers is not None else list(range(1, len(levels) + 1))
     done = done or {}
-    records = {n: done.get(n) or LevelRecord(n, lv.title, len(lv.boxes))
-               for n, lv in zip(numbers, levels)}
+    records = {n: done.get(n) or options.blank_record(n, lv) for n, lv in zip(numbers, levels)}
     todo = [(n, lv) for n, lv in zip(numbers, levels) if n not in done]
     if not todo:
         return [records[n] for n in numbers], False
@@ -207,17 +225,17 @@ def run_levels(levels: Sequence[Level], options: RunOptions, jobs: int = 1,
 
     try:
         interrupted = run_batch(batch, finish, workers=jobs, dask=dask,
-                                warm_up=WarmUp(_warm_up_name(options), warm_up,
-                                               ([lv for _, lv in todo], options)))
+                                warm_up=WarmUp(_warm_up_name(options), options.warm_up,
+                                               ([lv for _, lv in todo],)))
     finally:
         if bar is not None:
             bar.close()
     return [records[n] for n in numbers], interrupted
 
 
-def _warm_up_name(options: RunOptions) -> str:
-    """What a worker's warm-up depends on: the options' kernels."""
-    return f"sokoban-levels {options.metric} {options.heuristic} {options.algo}"
+def _warm_up_name(options) -> str:
+    """What a worker's warm-up depends on: the options."""
+    return f"levels {options!r}"
 
 
 def _dask_workers(spec: str) -> int:

@@ -1,0 +1,168 @@
+"""The sliding-tile puzzle on the generic :class:`~pdbsearch.puzzle.Puzzle` interface."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import IllegalMoveError
+from ..puzzle import Puzzle, Step, register_kernels
+from .bounds import heuristic
+from .formats import format_board
+from .kernels import FifteenParams, expand, is_goal, key_layout, step_table
+from .model import Board, describe_move, goal_tiles
+from .vocabulary import HEURISTICS, METRICS
+
+register_kernels(FifteenParams, expand=expand, heuristic=heuristic, is_goal=is_goal)
+
+
+def encode(board: Board) -> np.ndarray:
+    """The key of a board (plain Python; see :mod:`.kernels`)."""
+    bits, per_word, words = key_layout(board.cells)
+    key = [0] * words
+    for cell, tile in enumerate(board.tiles):
+        key[tile // per_word] |= cell << (bits * (tile % per_word))
+    return np.array(key, dtype=np.uint64)
+
+
+def decode(key: np.ndarray, width: int, height: int) -> Board:
+    """The board a key stands for."""
+    n = width * height
+    bits, per_word, _ = key_layout(n)
+    tiles = [0] * n
+    for tile in range(n):
+        cell = (int(key[tile // per_word]) >> (bits * (tile % per_word))) & ((1 << bits) - 1)
+        tiles[cell] = tile
+    return Board(width, height, tuple(tiles))
+
+
+def reflection(width: int) -> tuple[np.ndarray, np.ndarray]:
+    """(tile map, cell map) of the reflection about the main diagonal of a
+    square board: cell (x, y) goes to (y, x), and tile t to the tile whose
+    goal cell is t's goal cell reflected (the goal maps onto itself)."""
+    cells = np.array([(c % width) * width + c // width for c in range(width * width)],
+                     dtype=np.int64)
+    return cells.copy(), cells
+
+
+class FifteenPuzzle(Puzzle):
+    """A sliding-tile board (Korf's goal), with a chosen heuristic.
+
+    ``partition`` (the ``pdb`` heuristic): groups of tiles, default
+    :func:`.database.default_partition`; ``reflect`` (default: on square
+    boards) also bounds the state reflected about the main diagonal;
+    ``nibbles`` (default on) stores 4-bit entries."""
+
+    domain = "fifteen"
+
+    def __init__(self, board: Board, metric: str | None = None, heuristic: str | None = None,
+                 *, partition=None, reflect: bool | None = None, nibbles: bool = True,
+                 db_dir=None, pdb_path=None, log=None, progress: bool = False,
+                 name: str | None = None):
+        from .database import default_partition
+        self.metric = METRICS.check(metric)
+        self.heuristic_name = HEURISTICS.check(heuristic)
+        self.heuristic_admissible = True
+        self.board = board
+        self.name = name
+        self.key_words = key_layout(board.cells)[2]
+        self.max_successors = 4
+        self.partition = tuple(tuple(sorted(g)) for g in (
+            partition or default_partition(board.width, board.height)))
+        square = board.width == board.height
+        if reflect and not square:
+            from ..errors import PdbsearchError
+            raise PdbsearchError("the reflection about the main diagonal needs a square board")
+        self.reflect = square if reflect is None else bool(reflect)
+        self.nibbles = nibbles
+        self._pdb_source = dict(db_dir=db_dir, pdb_path=pdb_path, log=log, progress=progress)
+
+    def make_params(self, deadline: float | None, memory_limit: int | None) -> FifteenParams:
+        """The kernels' params; the ``pdb`` heuristic's tables are found or
+        built here (see :meth:`~pdbsearch.puzzle.Puzzle.prepare`)."""
+        from .database import manhattan_table, obtain_tables
+        b = self.board
+        n = b.cells
+        bits, per_word, _ = key_layout(n)
+        groups = self.partition if self.heuristic_name == "pdb" else ()
+        if groups:
+            tables = obtain_tables(b.width, b.height, groups, self.nibbles,
+                                   deadline=deadline, memory_limit=memory_limit,
+                                   **self._pdb_source)
+            offsets = np.cumsum([0] + [t.shape[0] for t in tables[:-1]]).astype(np.int64)
+            # one array for the kernels: a copy of the tables (several hundred MB for
+            # 7-8 but made once a process: the puzzles of a collection share it)
+            pdb = _joined(tables)
+        else:
+            pdb, offsets = np.zeros(1, np.uint8), np.zeros(0, np.int64)
+        kmax = max([len(g) for g in groups] + [1])
+        group_tiles = np.full((len(groups), kmax), -1, dtype=np.int64)
+        for i, g in enumerate(groups):
+            group_tiles[i, :len(g)] = g
+        if self.reflect:
+            refl_tile, refl_cell = reflection(b.width)
+        else:
+            refl_tile = refl_cell = np.arange(n, dtype=np.int64)
+        tiles = np.arange(n)
+        return FifteenParams(
+            width=b.width, height=b.height, ncells=n, bits=bits,
+            tile_word=(tiles // per_word).astype(np.int64),
+            tile_shift=(bits * (tiles % per_word)).astype(np.uint64),
+            step=step_table(b.width, b.height),
+            goal=encode(Board(b.width, b.height, goal_tiles(b.width, b.height))),
+            heuristic=HEURISTICS.code(self.heuristic_name), md=manhattan_table(b.width, b.height),
+            pdb=pdb, group_offset=offsets, group_tiles=group_tiles,
+            group_size=np.array([len(g) for g in groups], dtype=np.int64),
+            nibbles=bool(self.nibbles), reflect=bool(self.reflect and groups),
+            refl_tile=refl_tile, refl_cell=refl_cell,
+            work=np.zeros(4 + kmax, dtype=np.int64))
+
+    def start_is_goal(self) -> bool:
+        """True when the board starts solved."""
+        return self.board.is_solved()
+
+    def initial_key(self) -> np.ndarray:
+        """The key of the start board."""
+        return encode(self.board)
+
+    def render(self, key: np.ndarray) -> str:
+        """The state as rows of numbers (0 the blank)."""
+        return format_board(decode(key, self.board.width, self.board.height)).rstrip("\n")
+
+    def check_solution(self, move_codes: Sequence[int]) -> tuple[list[Step], int]:
+        """Replay moves on the plain-Python board model (independent of the kernels)."""
+        board = Board(self.board.width, self.board.height, self.board.tiles)
+        steps = []
+        for number, code in enumerate(move_codes, start=1):
+            tile, direction = divmod(int(code), 4)
+            try:
+                board = board.play(tile, direction)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"move {number}: {exc}") from None
+            steps.append(Step(int(code), 1, describe_move(tile, direction)))
+        if not board.is_solved():
+            raise IllegalMoveError("the moves do not reach the goal (blank top-left, tiles "
+                                   "in order)")
+        return steps, len(steps)
+
+    def describe(self) -> str:
+        """One line naming the instance."""
+        b = self.board
+        h = self.heuristic_name
+        if h == "pdb":
+            h += " " + "-".join(str(len(g)) for g in self.partition) + \
+                (" + reflection" if self.reflect else "")
+        name = f" {self.name}" if self.name else ""
+        return f"fifteen {b.width}x{b.height}{name}, {self.metric} metric, heuristic {h}"
+
+
+_JOINED: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def _joined(tables: list[np.ndarray]) -> np.ndarray:
+    """The tables end to end in one array, made once per set of tables."""
+    ident = tuple(id(t) for t in tables)
+    if ident not in _JOINED:
+        _JOINED[ident] = tables[0] if len(tables) == 1 else np.concatenate(tables)
+    return _JOINED[ident]
