@@ -26,7 +26,7 @@ import signal
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from ..errors import PdbsearchError
 
@@ -87,7 +87,7 @@ def _require_distributed() -> None:
 
 
 @contextmanager
-def dask_client(spec: str, hold: Callable[[], ContextManager] = nullcontext) -> Iterator:
+def dask_client(spec: str, hold: Callable[[], AbstractContextManager] = nullcontext) -> Iterator:
     """A ``distributed.Client`` for ``spec``: a ``LocalCluster`` of N
     single-threaded worker processes for ``local:N`` (closed at the end),
     else the scheduler at that address.  ``hold()`` wraps the start of a

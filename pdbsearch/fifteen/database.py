@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import PdbsearchError, ResourceLimit
 from ..machine import resident_bytes
 from ..pdb.builder import build_table, reduce_min
-from ..pdb.ranking import placements, popcount64, rank_partial, unrank_partial
+from ..pdb.ranking import placements, rank_partial, unrank_partial
 from ..pdb.store import PdbInfo, PdbSpec, UNREACHABLE, default_db_dir, find_or_build, \
     log_to_stderr, save_pdb
 from .abstraction import max_neighbours, pattern_params, table_size, workspace_size

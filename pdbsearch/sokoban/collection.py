@@ -23,9 +23,6 @@ from dataclasses import asdict, dataclass, replace
 from functools import partial
 
 from ..batch import (
-    CRASHED,
-    FAILED,
-    INTERRUPTED,
     KILLED,
     NOT_RUN,
     Job,
@@ -39,10 +36,6 @@ from ..search.result import default_memory_limit_mb
 from .model import Level
 from .puzzle import Rules, SokobanPuzzle
 from .vocabulary import GROUPINGS, HEURISTICS, METRICS
-
-#: Statuses a level record can have besides the search statuses (from the batch).
-RUN_STATUSES = (KILLED, CRASHED, INTERRUPTED, NOT_RUN, FAILED)
-
 
 @dataclass(frozen=True)
 class RunOptions:
