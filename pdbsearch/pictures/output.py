@@ -24,8 +24,9 @@ def output_kind(path: str | Path, kinds: dict[str, str]) -> str:
     suffix = Path(path).suffix.lower()
     if suffix not in kinds:
         shown = f"the extension {suffix!r}" if suffix else "no extension"
+        names = sorted(k for k in kinds if k != ".htm")
         raise PdbsearchError(f"{path}: {shown} names no picture format; use "
-                             f"{', '.join(sorted(kinds))}")
+                             f"{', '.join(names[:-1])} or {names[-1]}")
     kind = kinds[suffix]
     if kind in NEEDS_PILLOW:
         from .raster import pillow
