@@ -23,9 +23,9 @@ def output_kind(path: str | Path, kinds: dict[str, str]) -> str:
     costs no search."""
     suffix = Path(path).suffix.lower()
     if suffix not in kinds:
-        shown = f"the extension {suffix!r}" if suffix else "no extension"
+        shown = f"the extension {suffix!r}" if suffix else "a name without an extension"
         names = sorted(k for k in kinds if k != ".htm")
-        raise PdbsearchError(f"{path}: {shown} names no picture format; use "
+        raise PdbsearchError(f"{path}: cannot tell the picture format from {shown}; use "
                              f"{', '.join(names[:-1])} or {names[-1]}")
     kind = kinds[suffix]
     if kind in NEEDS_PILLOW:
