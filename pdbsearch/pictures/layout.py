@@ -24,14 +24,14 @@ CAPTION = 24
 #: Most frames in one file: a longer solution keeps every k-th frame (and
 #: the last); a GIF also keeps its frames' pixels within PIXEL_BUDGET
 #: (Pillow holds every frame in memory while it writes).
-MAX_FRAMES = 1500
+MAX_FRAMES = 1200
 PIXEL_BUDGET = 200_000_000
 
 #: Frame timing in milliseconds (GIF counts in hundredths of a second).
 FIRST_MS = 1000
 LAST_MS = 3000
 SLOWEST_MS = 500
-FASTEST_MS = 100
+FASTEST_MS = 50
 #: The time the middle frames of a long film share, before FASTEST_MS.
 MIDDLE_TOTAL_MS = 40_000
 
