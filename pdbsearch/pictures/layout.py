@@ -25,7 +25,7 @@ CAPTION = 24
 #: the last); a GIF also keeps its frames' pixels within PIXEL_BUDGET
 #: (Pillow holds every frame in memory while it writes).
 MAX_FRAMES = 1200
-PIXEL_BUDGET = 200_000_000
+PIXEL_BUDGET = 100_000_000
 
 #: Frame timing in milliseconds (GIF counts in hundredths of a second).
 FIRST_MS = 1000

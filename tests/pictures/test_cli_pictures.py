@@ -30,7 +30,7 @@ def one_error_line(capsys, code: int, *names: str) -> str:
 
 @pytest.fixture(scope="module")
 def pdb_file(tmp_path_factory):
-    """A small sound PDB file (the relaxed PDB of the 6x7 geometry)."""
+    """A small sound PDB file (the relaxed PDB of the classic 4x5 geometry)."""
     folder = tmp_path_factory.mktemp("pdb")
     return pdbsearch.build_pdb("4x5", out=folder / "small.h5").path
 

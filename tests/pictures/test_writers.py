@@ -38,8 +38,7 @@ def test_gif_has_a_frame_per_position_and_holds_the_last(solved, domain, tmp_pat
         first = im.info["duration"]
         im.seek(im.n_frames - 1)
         assert im.info["duration"] == LAST_MS > first
-        last = im.convert("RGB")
-        assert last.size == (drawing_width := last.size[0], last.size[1]) and drawing_width >= 360
+        assert im.convert("RGB").size[0] >= 360     # wide enough for the caption
     assert [p.name for p in tmp_path.iterdir()] == ["solution.gif"]  # no temporary left
 
 
