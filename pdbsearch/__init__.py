@@ -7,9 +7,10 @@ and heuristic search (A*, weighted A*, IDA*, BFS) in numba.
     >>> result.cost, result.optimal
     (90, True)
 
-The API (:func:`load`, :func:`solve`, :func:`compare`, :func:`build_pdb`) is
-documented in ``docs/api.md``.  Importing the package is quick: numba and
-the kernels load on first use.
+The API (:func:`load`, :func:`solve`, :func:`compare`, :func:`build_pdb`,
+:func:`animate`, :func:`show`, :func:`pdb_info`) is documented in
+``docs/api.md``.  Importing the package is quick: numba and
+the kernels (and Pillow, matplotlib) load on first use.
 """
 
 from ._jit_cache import configure_jit_cache
@@ -19,9 +20,10 @@ __version__ = "0.1.0"
 # Before any jitted module is imported, so numba's cache goes to our folder.
 configure_jit_cache(__version__)
 
-from .api import build_pdb, compare, load, solve  # noqa: E402
+from .api import animate, build_pdb, compare, load, pdb_info, show, solve  # noqa: E402
 from .errors import (IllegalMoveError, InternalError, PdbFileError, PdbsearchError,  # noqa: E402
                      PuzzleFormatError)
 
 __all__ = ["IllegalMoveError", "InternalError", "PdbFileError", "PdbsearchError",
-           "PuzzleFormatError", "__version__", "build_pdb", "compare", "load", "solve"]
+           "PuzzleFormatError", "__version__", "animate", "build_pdb", "compare", "load",
+           "pdb_info", "show", "solve"]

@@ -1,4 +1,5 @@
-"""The Python API: load a puzzle, solve it, build its pattern database, compare weights.
+"""The Python API: load a puzzle, solve it, build its pattern database, compare
+weights, draw a solution or a start position, describe a PDB file.
 
     >>> import pdbsearch
     >>> puzzle = pdbsearch.load()                 # the classic Hakoiri board
@@ -23,6 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
 
     from .pdb.store import PdbInfo
+    from .pdb.summary import PdbSummary
+    from .pictures.animate import Drawing
     from .puzzle import Puzzle
     from .search.result import SearchResult
 
@@ -179,3 +182,54 @@ def build_pdb(target: str | Path | None = None, *, domain: str | None = None,
         return build_partition(b.width, b.height, puzzle.partition, db_dir=db_dir, out=out,
                                threads=threads, progress=progress)
     raise PdbsearchError(f"unknown domain {domain!r}")
+
+
+def animate(puzzle: "Puzzle", result: "SearchResult", path: str | Path, *,
+            log: Callable[[str], None] | None = None) -> "Drawing":
+    """Draw a solved ``result`` of ``puzzle`` into ``path``, by its
+    extension an animated GIF (needs Pillow: the ``pictures`` extra), SVG
+    or HTML page (no dependency): one frame per move (Sokoban: per player
+    step, pushes highlighted), replayed by the puzzle's independent
+    checker, each captioned with the move number and the cost.  A huge
+    level gets smaller cells and a very long solution fewer frames; ``log``
+    hears when such a limit applies.  Returns what was drawn."""
+    from .pictures.animate import animate as draw_solution
+    return draw_solution(_one(puzzle), result, path, log)
+
+
+def show(puzzle: "Puzzle", path: str | Path, *,
+         log: Callable[[str], None] | None = None) -> "Drawing":
+    """Draw ``puzzle``'s start position into ``path``: PNG or GIF (Pillow),
+    SVG or HTML, by the extension."""
+    from .pictures.animate import draw_start
+    return draw_start(_one(puzzle), path, log)
+
+
+def pdb_info(path: str | Path, *, plot: str | Path | None = None) -> "PdbSummary":
+    """What the PDB file ``path`` encodes and whether it is sound: its
+    attributes, the seal, checksum, histogram and maximum checked (a
+    damaged file is described, its faults in ``problems``; a file that is
+    no PDB raises :class:`~pdbsearch.errors.PdbFileError`).  ``plot`` draws
+    the histogram into a PNG (needs matplotlib: the ``plot`` extra)."""
+    from .errors import PdbFileError
+    from .pdb.summary import summarize_pdb
+
+    if plot is not None:
+        from .pictures.figures import check_png_path, pyplot
+        check_png_path(plot)
+        pyplot(plot)
+    summary = summarize_pdb(path)
+    if plot is not None:
+        if not summary.histogram:
+            raise PdbFileError(f"{path}: no histogram to plot: {summary.problems[0]}")
+        from .pictures.histogram import plot_histogram
+        plot_histogram(summary.histogram, plot, title=summary.description)
+    return summary
+
+
+def _one(puzzle: "Puzzle | list[Puzzle]") -> "Puzzle":
+    """``puzzle``, refusing the list of maps of a Push!! file."""
+    if isinstance(puzzle, list):
+        raise PdbsearchError("a picture shows one puzzle; pick a map of the Push!! file with "
+                             "the level option")
+    return puzzle

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import warnings
 
@@ -46,6 +46,11 @@ import numba as nb
 import numpy as np
 from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
+
+from .errors import PdbsearchError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .pictures.frame import Film
 
 # Inlining the domain kernels into the engines makes numba's internal
 # pedantic SSA check complain about variables it renamed; the code is fine.
@@ -225,6 +230,28 @@ class Puzzle(ABC):
         """Pictures of the states along a solution (domains may keep piece
         names consistent with the step descriptions)."""
         return [self.render(key) for key in keys]
+
+    # -- pictures (pdbsearch.pictures draws what these return) --------------
+
+    def picture(self, key: np.ndarray) -> "Film":
+        """A still picture of the state ``key``: a one-frame
+        :class:`~pdbsearch.pictures.frame.Film` of the board's cells (piece
+        ids and letters, walls, goals, exit, player).  Domains that can be
+        drawn override it."""
+        raise PdbsearchError(f"{self.domain} puzzles cannot be drawn")
+
+    def start_picture(self) -> "Film":
+        """A still picture of the start position (a domain whose keys drop
+        detail, such as Sokoban's normalised player, draws it from the
+        level instead)."""
+        return self.picture(self.initial_key())
+
+    def solution_film(self, steps: Sequence[Step]) -> "Film":
+        """The frames of a solution, from the start to the goal, replayed
+        by the independent checker (not the kernels), each captioned with
+        its move number and the cost so far; raises
+        :class:`~pdbsearch.errors.IllegalMoveError` if it does not replay."""
+        raise PdbsearchError(f"{self.domain} solutions cannot be drawn")
 
     # -- wording of reports (the command line's one formatter asks these) --
 

@@ -12,7 +12,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import PdbsearchError
 from .search.result import SearchResult, Status
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -100,16 +99,10 @@ def format_table(runs: Sequence[SearchResult], known_optimum: int | None = None)
 
 def plot_runs(runs: Sequence[SearchResult], path: str | Path, title: str = "") -> None:
     """Draw seconds and steps against α into a PNG (needs matplotlib)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise PdbsearchError("--plot needs matplotlib: pip install 'pdbsearch[plot]'") from None
-    import io
+    from .pictures.figures import check_png_path, pyplot, save_png
 
-    from .io import atomic_write_bytes
-
+    check_png_path(path)
+    plt = pyplot(path)
     solved = [r for r in runs if r.status is Status.SOLVED]
     fig, ax1 = plt.subplots(figsize=(7, 4))
     ax1.plot([r.weight for r in runs], [r.seconds for r in runs], "o-", color="tab:blue")
@@ -120,7 +113,4 @@ def plot_runs(runs: Sequence[SearchResult], path: str | Path, title: str = "") -
     ax2.set_ylabel("solution steps", color="tab:red")
     ax1.set_title(title)
     fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=120)
-    plt.close(fig)
-    atomic_write_bytes(path, buffer.getvalue())
+    save_png(fig, path)

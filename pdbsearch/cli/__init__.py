@@ -1,7 +1,7 @@
 """The ``pdbsearch`` command: a thin layer over the Python API.
 
 One module per subcommand (:mod:`.solve`, :mod:`.build`, :mod:`.compare`,
-:mod:`.levels`, :mod:`.generate`), shared options in :mod:`.options`, exit
+:mod:`.levels`, :mod:`.generate`, :mod:`.show`, :mod:`.info`), shared options in :mod:`.options`, exit
 codes in :mod:`.exitcodes`.  Nothing outside this package imports it.
 
 This module imports nothing heavy at load time: numba and the domains are
@@ -22,7 +22,7 @@ from ..interrupts import (clear_interrupt_note, interrupt_noted, note_interrupt,
 from .exitcodes import EPILOG, EXIT_BAD_INPUT, EXIT_BUG, EXIT_LIMIT, EXIT_OK
 
 #: The subcommand modules, in the order ``--help`` lists them.
-COMMANDS = ("solve", "build", "compare", "levels", "generate")
+COMMANDS = ("solve", "build", "compare", "levels", "generate", "show", "info")
 
 
 def build_parser():

@@ -9,6 +9,7 @@ import sys
 from ..api import compare
 from ..sweep import format_table, plot_runs
 from ..errors import PdbsearchError
+from ..pictures.figures import check_png_path
 from ..search import Status
 from .exitcodes import EXIT_LIMIT, EXIT_OK
 from .options import add_limit_options, add_puzzle_options, limits, load_puzzle, wants_progress
@@ -52,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
     if args.dask is not None:
         from ..batch.cluster import check_dask_spec
         check_dask_spec(args.dask)
+    if args.plot:
+        check_png_path(args.plot)   # a bad name costs no runs
     puzzle = load_puzzle(args)
     if isinstance(puzzle, list):
         raise PdbsearchError("compare runs on one puzzle; pick a map with --level")

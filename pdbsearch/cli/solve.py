@@ -6,11 +6,14 @@ import argparse
 import json
 import sys
 
-from ..api import solve
+from ..api import animate, solve
+from ..errors import PdbsearchError
+from ..pictures.animate import check_animation_path
 from ..report import format_result
 from ..search import Status
 from .exitcodes import EXIT_LIMIT, EXIT_OK, status_exit
-from .options import add_puzzle_options, add_search_options, limits, load_puzzle, wants_progress
+from .options import (add_puzzle_options, add_search_options, limits, load_puzzle, log,
+                      wants_progress)
 
 
 def add_parser(sub) -> None:
@@ -26,15 +29,24 @@ def add_parser(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="print only the cost (or the status)")
     p.add_argument("--progress", action="store_true",
                    help="draw the progress line on stderr even when it is not a terminal")
+    p.add_argument("--animate", metavar="OUT",
+                   help="draw the solution into OUT: an animated GIF (needs Pillow: pip "
+                        "install 'pdbsearch[pictures]'), an SVG or an HTML page, by the "
+                        "extension")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Solve, print, and return the exit code."""
+    if args.animate:
+        check_animation_path(args.animate)   # a bad name costs no search
     puzzle = load_puzzle(args)
     options = dict(algo=args.algo, weight=args.weight if args.weight is not None else 1.0,
                    progress=wants_progress(args), **limits(args))
     if isinstance(puzzle, list):
+        if args.animate:
+            raise PdbsearchError("--animate draws one puzzle; pick a map of the Push!! file "
+                                 "with --level")
         return _solve_push_maps(puzzle, args, options)
     result = solve(puzzle, **options)
     if args.json:
@@ -43,7 +55,23 @@ def run(args: argparse.Namespace) -> int:
         print(result.cost if result.cost is not None else result.status.value)
     else:
         print(format_result(puzzle, result, args.boards))
+    if args.animate:
+        _animate(puzzle, result, args)
     return status_exit(result)
+
+
+def _animate(puzzle, result, args: argparse.Namespace) -> None:
+    """Draw the solution (after the output, which is never held up by it);
+    an unsolved result has nothing to draw, and stderr says so."""
+    say = log(args)
+    sys.stdout.flush()
+    if result.status is not Status.SOLVED:
+        print(f"pdbsearch: {args.animate}: not drawn: the search ended {result.status.value}",
+              file=sys.stderr)
+        return
+    drawing = animate(puzzle, result, args.animate, log=say)
+    if say is not None:
+        say(f"pdbsearch: drew {drawing.frames} frames into {drawing.path}")
 
 
 def _solve_push_maps(puzzles, args, options) -> int:

@@ -7,6 +7,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import IllegalMoveError
+from ..pictures.frame import MAIN, PIECE, Block, Film, Frame, Scene
 from ..puzzle import Puzzle, Step, register_kernels
 from .bounds import heuristic
 from .formats import assign_labels, draw
@@ -128,9 +129,18 @@ class HakoiriPuzzle(Puzzle):
 
     def check_solution(self, move_codes: Sequence[int]) -> tuple[list[Step], int]:
         """Replay moves on the plain-Python board model (independent of the kernels)."""
-        board = self.board
+        boards, steps = self._replay(move_codes)
+        if not boards[-1].is_solved():
+            raise IllegalMoveError("the moves do not bring the 2x2 piece to the exit")
+        return steps, len(steps)
+
+    def _replay(self, move_codes: Sequence[int]) -> tuple[list[Board], list[Step]]:
+        """The boards from the start through every move (labels kept) and
+        the moves described, each move checked by :meth:`Board.play`."""
+        boards = [self.board]
         steps = []
         for number, code in enumerate(move_codes, start=1):
+            board = boards[-1]
             a, b = divmod(int(code), MOVE_BASE)
             w = board.width
             index = board.piece_at(a % w, a // w)
@@ -138,11 +148,9 @@ class HakoiriPuzzle(Puzzle):
                 raise IllegalMoveError(f"move {number}: no piece has its corner at "
                                        f"column {a % w}, row {a // w}")
             piece = board.pieces[index]
-            board = board.play(index, b % w, b // w, self.metric)
+            boards.append(board.play(index, b % w, b // w, self.metric))
             steps.append(Step(int(code), 1, describe_move(piece, b % w, b // w, self.metric)))
-        if not board.is_solved():
-            raise IllegalMoveError("the moves do not bring the 2x2 piece to the exit")
-        return steps, len(steps)
+        return boards, steps
 
     def fess_domain(self, limits):
         """This board on the FESS protocol (:mod:`.fess`)."""
@@ -154,14 +162,52 @@ class HakoiriPuzzle(Puzzle):
         return ["\n".join(draw(b)) for b in self.boards_along(steps)]
 
     def boards_along(self, steps: Sequence[Step]) -> list[Board]:
-        """The boards from the start through every step (labels kept)."""
-        boards = [self.board]
-        for step in steps:
-            a, b = divmod(step.code, MOVE_BASE)
-            w = boards[-1].width
-            index = boards[-1].piece_at(a % w, a // w)
-            boards.append(boards[-1].moved(index, b % w, b // w))
-        return boards
+        """The boards from the start through every step (labels kept),
+        replayed by the checker's rules."""
+        return self._replay([step.code for step in steps])[0]
+
+    # -- pictures ---------------------------------------------------------
+
+    def picture(self, key: np.ndarray) -> Film:
+        """The state as a one-frame film (pieces lettered, touching ones differ)."""
+        board = assign_labels(self.board_of(key))
+        return Film(self._scene(), (self._frame(board, "", None),))
+
+    def start_picture(self) -> Film:
+        """The start board with the file's letters."""
+        return Film(self._scene(), (self._frame(self.board, "start", None),))
+
+    def solution_film(self, steps: Sequence[Step]) -> Film:
+        """One frame per move, the moved piece highlighted, each caption
+        the move number, the move and the cost so far."""
+        boards = self.boards_along(steps)
+        total = sum(step.cost for step in steps)
+        frames = [self._frame(boards[0], f"start: {len(steps)} moves, cost {total}", None)]
+        cost = 0
+        for number, step in enumerate(steps, start=1):
+            before, after = boards[number - 1], boards[number]
+            moved = next(i for i, (p, q) in enumerate(zip(before.pieces, after.pieces)) if p != q)
+            cost += step.cost
+            frames.append(self._frame(after, f"move {number}/{len(steps)}: {step.text}, "
+                                             f"cost {cost}", moved))
+        return Film(self._scene(), tuple(frames))
+
+    def _scene(self) -> Scene:
+        """The board's cells, the exit marked where the 2x2 must stand."""
+        b = self.board
+        ex, ey = b.exit
+        return Scene(b.width, b.height,
+                     floor=frozenset((x, y) for y in range(b.height) for x in range(b.width)),
+                     targets=frozenset((ex + i, ey + j) for i in (0, 1) for j in (0, 1)),
+                     target_name="exit", title=f"hakoiri {b.width}x{b.height}")
+
+    @staticmethod
+    def _frame(board: Board, caption: str, moved: int | None) -> Frame:
+        """A board as blocks: piece index as the colour's id, the 2x2 apart."""
+        blocks = tuple(Block(i, p.label, tuple(p.cells()),
+                             MAIN if p.shape is Shape.SQUARE else PIECE, highlight=i == moved)
+                       for i, p in enumerate(board.pieces))
+        return Frame(blocks, caption, board.is_solved())
 
     def describe(self) -> str:
         """One line naming the instance."""

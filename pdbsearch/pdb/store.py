@@ -143,9 +143,16 @@ def seal(path: str | Path) -> None:
         f.write(header.ljust(USER_BLOCK, b"\0"))
 
 
-def check_seal(path: Path) -> None:
-    """Raise :class:`PdbFileError` unless ``path`` carries a seal that
-    matches its contents."""
+#: The states of a file's seal (see :func:`seal_state`).
+SEAL_MATCHING, SEAL_MISMATCH, SEAL_MISSING = "matching", "mismatch", "missing"
+
+
+def seal_state(path: str | Path) -> str:
+    """Whether ``path`` carries a seal that matches its contents
+    (:data:`SEAL_MATCHING`), one that does not (:data:`SEAL_MISMATCH`:
+    damaged or edited), or none (:data:`SEAL_MISSING`: not a PDB of this
+    format); a file that cannot be read raises :class:`PdbFileError`."""
+    path = Path(path)
     try:
         with open(path, "rb") as f:
             header = f.read(USER_BLOCK)
@@ -156,10 +163,21 @@ def check_seal(path: Path) -> None:
     except OSError as exc:
         raise PdbFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if not header.startswith(SEAL_MAGIC):
-        raise PdbFileError(f"{path}: not a pdbsearch PDB of format {FORMAT_VERSION} (no seal; "
-                           f"an older version or another program made it); rebuild it")
+        return SEAL_MISSING
     stored = header[len(SEAL_MAGIC):len(SEAL_MAGIC) + 64]
     if len(header) < USER_BLOCK or stored != _file_digest(path).encode():
+        return SEAL_MISMATCH
+    return SEAL_MATCHING
+
+
+def check_seal(path: Path) -> None:
+    """Raise :class:`PdbFileError` unless ``path`` carries a seal that
+    matches its contents."""
+    state = seal_state(path)
+    if state == SEAL_MISSING:
+        raise PdbFileError(f"{path}: not a pdbsearch PDB of format {FORMAT_VERSION} (no seal; "
+                           f"an older version or another program made it); rebuild it")
+    if state == SEAL_MISMATCH:
         raise PdbFileError(f"{path}: the file does not match its seal; it is damaged or "
                            f"was edited, rebuild it")
 
@@ -282,20 +300,29 @@ def load_pdb(path: str | Path, expected: PdbSpec,
             table = np.asarray(f["distances"][...], dtype=np.uint8)
     except Exception as exc:  # damaged chunks, truncated data
         raise PdbFileError(f"{path}: the data cannot be read ({exc}); rebuild it") from None
-    if checksum(table) != attrs["sha256"]:
-        raise PdbFileError(f"{path}: the data do not match their checksum; the file is "
-                           f"corrupt, rebuild it")
-    hist = histogram(table)
-    finite = np.flatnonzero(hist[:UNREACHABLE])
-    if not np.array_equal(hist, attrs["histogram"]) or \
-            attrs["maximum"] != (int(finite[-1]) if finite.size else 0):
-        raise PdbFileError(f"{path}: the values do not match the stored histogram and "
-                           f"maximum; the file was edited, rebuild it")
+    problems = data_problems(attrs, table)
+    if problems:
+        raise PdbFileError(f"{path}: {problems[0]}, rebuild it")
     problem = verify(table) if verify is not None else None
     if problem:
         raise PdbFileError(f"{path}: {problem}; the file was edited or built wrongly, "
                            f"rebuild it")
     return table, attrs
+
+
+def data_problems(attrs: dict[str, Any], table: np.ndarray) -> list[str]:
+    """What is wrong with ``table`` against the figures stored beside it
+    (checksum, histogram, maximum): none for a sound file."""
+    problems = []
+    if checksum(table) != attrs["sha256"]:
+        problems.append("the data do not match their checksum; the file is corrupt")
+    hist = histogram(table)
+    finite = np.flatnonzero(hist[:UNREACHABLE])
+    if not np.array_equal(hist, attrs["histogram"]) or \
+            attrs["maximum"] != (int(finite[-1]) if finite.size else 0):
+        problems.append("the values do not match the stored histogram and maximum; the "
+                        "file was edited")
+    return problems
 
 
 def default_db_dir() -> Path:

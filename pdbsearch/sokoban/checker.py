@@ -9,7 +9,7 @@ counts every move, pushes included.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from pdbsearch.errors import IllegalMoveError
 from pdbsearch.sokoban.model import Level
@@ -43,8 +43,35 @@ def replay_lurd(level: Level, lurd: str, boxes: Iterable[int] | None = None,
     """
     box_set = set(level.boxes if boxes is None else boxes)
     man = level.player if player is None else player
-    offsets = dict(zip(_LURD, _deltas(level)))
     pushes = steps = 0
+    for man, _, pushed in _moves(level, lurd, box_set, man):
+        steps += 1
+        pushes += pushed is not None
+    return frozenset(box_set), man, pushes, steps
+
+
+def replay_positions(level: Level, lurd: str
+                     ) -> list[tuple[frozenset[int], int, str, int | None]]:
+    """Every position along a LURD string from the level's start, with the
+    same rules and errors as :func:`replay_lurd`: ``(boxes, player, move,
+    pushed)`` for the start (move ``""``) and after each move, ``pushed``
+    being the cell a push moved its box to (None for a step).  What the
+    solution animations draw."""
+    box_set = set(level.boxes)
+    positions = [(frozenset(box_set), level.player, "", None)]
+    for man, ch, pushed in _moves(level, lurd, box_set, level.player):
+        positions.append((frozenset(box_set), man, ch, pushed))
+    return positions
+
+
+def _moves(level: Level, lurd: str, box_set: set[int], man: int
+           ) -> Iterator[tuple[int, str, int | None]]:
+    """The replay itself: play each move of ``lurd`` on ``box_set`` (changed
+    in place) and the player at ``man``, yielding after each one ``(player,
+    move, the pushed box's new cell or None)``; raises
+    :class:`IllegalMoveError` at the first illegal move."""
+    offsets = dict(zip(_LURD, _deltas(level)))
+    steps = 0
     for index, ch in enumerate(lurd):
         if ch.isspace():
             continue
@@ -57,6 +84,7 @@ def replay_lurd(level: Level, lurd: str, boxes: Iterable[int] | None = None,
         target = man + d
         if not level.is_floor(target):
             raise illegal("walks into a wall")
+        pushed = None
         if ch.islower():
             if target in box_set:
                 raise illegal("a step runs into a box (pushes are upper case)")
@@ -71,10 +99,10 @@ def replay_lurd(level: Level, lurd: str, boxes: Iterable[int] | None = None,
                 raise illegal("pushes the box into another box")
             box_set.remove(target)
             box_set.add(beyond)
-            pushes += 1
+            pushed = beyond
         man = target
         steps += 1
-    return frozenset(box_set), man, pushes, steps
+        yield man, ch, pushed
 
 
 def _illegal(level: Level, man: int, ch: str, index: int, number: int,

@@ -14,9 +14,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import IllegalMoveError, PdbsearchError
+from ..pictures.frame import BOX, PLAYER, Block, Film, Frame, Scene
 from ..puzzle import Puzzle, Step, register_kernels
 from .bounds import heuristic
 from .checker import check_solution as replay_check
+from .checker import replay_positions
 from .deadlocks import dead_square_mask
 from .formats import format_xsb
 from .kernels import (MACRO_BASE, MOVE_BASE, PatternBoundParams, SokobanParams, is_goal,
@@ -238,6 +240,58 @@ class SokobanPuzzle(Puzzle):
         if pushes != len(steps):
             raise IllegalMoveError(f"the replay counts {pushes} pushes, not {len(steps)}")
         return steps, pushes if self.metric == "pushes" else n_steps
+
+    # -- pictures ---------------------------------------------------------
+
+    def picture(self, key: np.ndarray) -> Film:
+        """The position of ``key`` as a one-frame film (under ``pushes``
+        the key keeps only the player's area: its first cell is drawn)."""
+        boxes, player = self.position_of(key)
+        return Film(self._scene(), (self._frame(boxes, player, "", None),))
+
+    def start_picture(self) -> Film:
+        """The level's start position, the player where the level puts it."""
+        lv = self.level
+        return Film(self._scene(), (self._frame(lv.boxes, lv.player, "start", None),))
+
+    def solution_film(self, steps: Sequence[Step]) -> Film:
+        """One frame per player step, replayed by the independent checker
+        (:func:`.checker.replay_positions`); a push highlights its box, and
+        each caption counts steps and pushes (and the cost, under moves)."""
+        lurd = "".join(step.text for step in steps)
+        positions = replay_positions(self.level, lurd)
+        n_steps, n_pushes = len(lurd), sum(ch.isupper() for ch in lurd)
+        boxes, player, _, _ = positions[0]
+        frames = [self._frame(boxes, player, f"start: {n_steps} steps, {n_pushes} pushes", None)]
+        pushes = 0
+        for number, (boxes, player, move, pushed) in enumerate(positions[1:], start=1):
+            pushes += pushed is not None
+            what = f"push {move}" if pushed is not None else move
+            cost = f", cost {number}" if self.metric == "moves" else ""
+            frames.append(self._frame(boxes, player, f"step {number}/{n_steps}: {what}, pushes "
+                                                     f"{pushes}/{n_pushes}{cost}", pushed))
+        return Film(self._scene(), tuple(frames))
+
+    def _scene(self) -> Scene:
+        """Walls, floor and goals as ``(column, row)`` cells."""
+        lv = self.level
+
+        def cells(indices) -> frozenset:
+            return frozenset((int(c) % lv.width, int(c) // lv.width) for c in indices)
+
+        return Scene(lv.width, lv.height, floor=cells(lv.floor_cells()),
+                     walls=cells(np.flatnonzero(lv.walls)), targets=cells(lv.goals),
+                     target_name="goal", title=f"sokoban {lv.title or ''}".rstrip())
+
+    def _frame(self, boxes, player: int, caption: str, pushed: int | None) -> Frame:
+        """A position as blocks: the boxes (the pushed one highlighted, those
+        on goals marked) and the player."""
+        w, goals = self.level.width, self.level.goals
+        blocks = [Block(i, "", ((c % w, c // w),), BOX, highlight=c == pushed,
+                        on_target=c in goals) for i, c in enumerate(sorted(boxes))]
+        blocks.append(Block(-1, "", ((player % w, player // w),), PLAYER,
+                            highlight=pushed is not None))
+        return Frame(tuple(blocks), caption, self.level.is_solved(boxes))
 
     def result_fields(self, result) -> dict[str, Any]:
         """``pushes``, ``steps`` and ``lurd`` of a result (None if unsolved)."""
