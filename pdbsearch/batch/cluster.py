@@ -62,6 +62,7 @@ _LOCAL = re.compile(r"local:(\d{1,4})")
 
 #: The warm-ups this process (a worker) has done, by name.
 _WARMED: set[str] = set()
+_WARMING = threading.Lock()
 
 
 def check_dask_spec(spec: str) -> str:
@@ -147,9 +148,12 @@ def run_job_on_worker(job: Job, warm_up: WarmUp | None) -> Outcome:
 
 def _warm(warm_up: WarmUp | None) -> None:
     """Do ``warm_up`` unless this process has done it already."""
-    if warm_up is not None and warm_up.name not in _WARMED:
-        warm_up.run(*warm_up.args)
-        _WARMED.add(warm_up.name)
+    if warm_up is None:
+        return
+    with _WARMING:  # a worker with several threads warms up once
+        if warm_up.name not in _WARMED:
+            warm_up.run(*warm_up.args)
+            _WARMED.add(warm_up.name)
 
 
 def run_dask(jobs: Sequence[Job], spec: str, on_outcome: Callable[[Outcome], None],
@@ -182,6 +186,11 @@ def _drive(client, jobs: Sequence[Job], on_outcome: Callable[[Outcome], None],
     from distributed.scheduler import KilledWorker
 
     threads = max(1, sum(client.nthreads().values()))
+    if warm_up is not None:
+        # Sent to each worker once, not with every task: a warm-up may carry
+        # much (the levels of the run to choose from), and 3,332 tasks each
+        # pickling it kept this process busier than the workers.
+        warm_up = client.scatter(warm_up, broadcast=True, hash=False)
     window = IN_FLIGHT_PER_THREAD * threads
     pending = iter(enumerate(jobs))
     run = uuid.uuid4().hex[:8]   # task keys unique to this run

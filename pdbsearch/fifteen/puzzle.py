@@ -132,8 +132,15 @@ class FifteenPuzzle(Puzzle):
 
     def check_solution(self, move_codes: Sequence[int]) -> tuple[list[Step], int]:
         """Replay moves on the plain-Python board model (independent of the kernels)."""
+        steps, _ = self._replay(move_codes)
+        return steps, len(steps)
+
+    def _replay(self, move_codes: Sequence[int]) -> tuple[list[Step], list[Board]]:
+        """The steps of ``move_codes`` and every board along them, from the
+        start, by the plain-Python rules; IllegalMoveError on an illegal move
+        or when the last board is not the goal."""
         board = Board(self.board.width, self.board.height, self.board.tiles)
-        steps = []
+        steps, boards = [], [board]
         for number, code in enumerate(move_codes, start=1):
             tile, direction = divmod(int(code), 4)
             try:
@@ -141,10 +148,49 @@ class FifteenPuzzle(Puzzle):
             except IllegalMoveError as exc:
                 raise IllegalMoveError(f"move {number}: {exc}") from None
             steps.append(Step(int(code), 1, describe_move(tile, direction)))
+            boards.append(board)
         if not board.is_solved():
             raise IllegalMoveError("the moves do not reach the goal (blank top-left, tiles "
                                    "in order)")
-        return steps, len(steps)
+        return steps, boards
+
+    # -- pictures --
+
+    def picture(self, key: np.ndarray):
+        """The state as a one-frame film: each tile a block with its number."""
+        from ..pictures.frame import Film
+        board = decode(key, self.board.width, self.board.height)
+        return Film(self._scene(), (self._frame(board, "", None),))
+
+    def solution_film(self, steps: Sequence[Step]):
+        """One frame per move, replayed by the plain-Python rules, the moved
+        tile highlighted; each caption the move number and the move."""
+        from ..pictures.frame import Film
+        _, boards = self._replay([s.code for s in steps])
+        frames = [self._frame(boards[0], f"start: {len(steps)} moves", None)]
+        for number, step in enumerate(steps, start=1):
+            moved = int(step.code) // 4
+            frames.append(self._frame(boards[number], f"move {number}/{len(steps)}: "
+                                                      f"{step.text}, cost {number}", moved))
+        return Film(self._scene(), tuple(frames))
+
+    def _scene(self):
+        """Every cell floor; the blank's goal cell (top-left) the target."""
+        from ..pictures.frame import Scene
+        b = self.board
+        return Scene(b.width, b.height,
+                     floor=frozenset((x, y) for y in range(b.height) for x in range(b.width)),
+                     targets=frozenset({(0, 0)}), target_name="blank's goal",
+                     title=f"sliding tiles {b.width}x{b.height}")
+
+    @staticmethod
+    def _frame(board: Board, caption: str, moved: int | None):
+        """A board as blocks: tile t has colour id t and label t."""
+        from ..pictures.frame import PIECE, Block, Frame
+        w = board.width
+        blocks = tuple(Block(t, str(t), ((c % w, c // w),), PIECE, highlight=t == moved)
+                       for c, t in enumerate(board.tiles) if t)
+        return Frame(blocks, caption, board.is_solved())
 
     def describe(self) -> str:
         """One line naming the instance."""
