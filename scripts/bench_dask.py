@@ -7,16 +7,22 @@
 1. The collection with ``levels --jobs W`` and with ``levels --dask local:W``
    (whole commands, one after the other): wall time of each, their ratio,
    and whether both solved the same levels with the same pushes.
+   With ``--repeats R`` the pair runs R times, the order alternating
+   (local, dask, dask, local, ...), so that a load that changes during the
+   run weighs on both alike; the ratio is of the summed wall times.
 2. The scheduling overhead per task: collections of trivial levels (one box,
-   one push) of two sizes, run both ways; the marginal wall time per level
-   of each runner, and Dask's extra per task (the local runner forks a
-   child per level too, so the difference is the scheduling).
+   one push) of two sizes, run both ways.  Per runner the marginal CPU time
+   per level (the whole process tree's CPU, from ``getrusage``: steadier
+   than wall time on a shared machine) and the marginal wall time; Dask's
+   overhead per task is its marginal CPU minus the local runner's (both
+   fork a child per level, so the difference is the scheduling).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
 import tempfile
@@ -36,13 +42,17 @@ def run_levels(path: str, where: list[str], extra: list[str], out: Path) -> dict
     """One whole ``pdbsearch levels`` command: its wall time and report."""
     cmd = [sys.executable, "-m", "pdbsearch", "levels", path, "--no-progress",
            "--json", str(out), *where, *extra]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     if proc.returncode not in (0, 3):
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
     report = json.loads(out.read_text())
     return {"command": " ".join(cmd[2:]), "wall_seconds": round(wall, 2),
+            "cpu_seconds": round(cpu, 2),
             "solved": report["summary"]["solved"], "levels": report["summary"]["levels"],
             "pushes": {r["number"]: r["pushes"] for r in report["levels"] if r["pushes"]}}
 
@@ -53,6 +63,8 @@ def main() -> None:
     parser.add_argument("--levels", default="puzzles/sokoban/boxoban_hard.txt")
     parser.add_argument("--first", type=int, default=None)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="runs of the collection pair, in alternating order")
     parser.add_argument("--trivial", type=int, default=400,
                         help="levels of the larger trivial collection (the smaller: a quarter)")
     parser.add_argument("--json", default=str(ROOT / "bench-results" / "bench_dask.json"))
@@ -67,44 +79,51 @@ def main() -> None:
         tmp_path = Path(tmp)
         # untimed: the kernels compiled (or loaded) into numba's disk cache first
         run_levels(args.levels, local, extra + ["--first", "2"], tmp_path / "warm.json")
-        rows = {}
-        for name, where in (("local", local), ("dask", dask)):
-            rows[name] = run_levels(args.levels, where, extra, tmp_path / f"{name}.json")
-            print(f"{name:5}: {rows[name]['solved']}/{rows[name]['levels']} solved in "
-                  f"{rows[name]['wall_seconds']:.1f} s", flush=True)
-        same = rows["local"]["pushes"] == rows["dask"]["pushes"]
-        ratio = rows["dask"]["wall_seconds"] / rows["local"]["wall_seconds"]
-        result["collection"] = {name: {k: v for k, v in row.items() if k != "pushes"}
-                                for name, row in rows.items()}
-        result["collection"]["same_levels_same_pushes"] = same
-        result["collection"]["dask_over_local_wall"] = round(ratio, 3)
+        runs: dict[str, list[dict]] = {"local": [], "dask": []}
+        for r in range(args.repeats):
+            order = (("local", local), ("dask", dask))
+            for name, where in (order if r % 2 == 0 else order[::-1]):
+                row = run_levels(args.levels, where, extra, tmp_path / f"{name}.json")
+                runs[name].append(row)
+                print(f"{name:5}: {row['solved']}/{row['levels']} solved in "
+                      f"{row['wall_seconds']:.1f} s", flush=True)
+        pushes = {name: [row.pop("pushes") for row in rows] for name, rows in runs.items()}
+        same = all(p == pushes["local"][0] for p in pushes["local"] + pushes["dask"])
+        wall = {name: sum(row["wall_seconds"] for row in rows) for name, rows in runs.items()}
+        ratio = wall["dask"] / wall["local"]
+        result["collection"] = {"runs": runs, "same_levels_same_pushes": same,
+                                "dask_over_local_wall": round(ratio, 3)}
 
         sizes = (max(1, args.trivial // 4), args.trivial)
-        marginal = {}
+        trivial: dict[str, dict[str, list[float]]] = {}
         for size in sizes:
             path = tmp_path / f"trivial{size}.txt"
             path.write_text("\n".join(f"; {i + 1}\n{TRIVIAL}" for i in range(size)))
             for name, where in (("local", local), ("dask", dask)):
                 row = run_levels(str(path), where, [], tmp_path / "t.json")
-                marginal.setdefault(name, []).append(row["wall_seconds"])
-        per_task = {name: (walls[1] - walls[0]) / (sizes[1] - sizes[0])
-                    for name, walls in marginal.items()}
-        result["trivial"] = {"sizes": sizes, "wall_seconds": marginal,
-                             "marginal_seconds_per_level": {k: round(v, 4)
-                                                            for k, v in per_task.items()},
-                             "dask_extra_ms_per_task": round(
-                                 1000 * (per_task["dask"] - per_task["local"]), 2)}
+                trivial.setdefault(name, {"wall": [], "cpu": []})
+                trivial[name]["wall"].append(row["wall_seconds"])
+                trivial[name]["cpu"].append(row["cpu_seconds"])
+        span = sizes[1] - sizes[0]
+        per_level = {name: {kind: (values[1] - values[0]) / span
+                            for kind, values in t.items()} for name, t in trivial.items()}
+        overhead_ms = 1000 * (per_level["dask"]["cpu"] - per_level["local"]["cpu"])
+        result["trivial"] = {"sizes": sizes, "seconds": trivial,
+                             "marginal_seconds_per_level": per_level,
+                             "dask_extra_cpu_ms_per_task": round(overhead_ms, 2)}
     print()
     print("| run | local (--jobs) | dask (local:N) | dask / local |")
     print("|---|---:|---:|---:|")
     c = result["collection"]
-    print(f"| {Path(args.levels).name} {' '.join(extra)} | {c['local']['wall_seconds']:.1f} s "
-          f"({c['local']['solved']} solved) | {c['dask']['wall_seconds']:.1f} s "
-          f"({c['dask']['solved']} solved) | {c['dask_over_local_wall']:.3f} |")
-    t = result["trivial"]
-    print(f"| trivial levels, marginal wall per level | "
-          f"{1000 * per_task['local']:.1f} ms | {1000 * per_task['dask']:.1f} ms | "
-          f"+{t['dask_extra_ms_per_task']:.1f} ms a task |")
+    solved = {name: rows[0]["solved"] for name, rows in runs.items()}
+    print(f"| {Path(args.levels).name} {' '.join(extra)} ({args.repeats} pair(s)) | "
+          f"{wall['local']:.1f} s ({solved['local']} solved) | {wall['dask']:.1f} s "
+          f"({solved['dask']} solved) | {c['dask_over_local_wall']:.3f} |")
+    for kind in ("wall", "cpu"):
+        print(f"| trivial levels, marginal {kind} per level | "
+              f"{1000 * per_level['local'][kind]:.1f} ms | "
+              f"{1000 * per_level['dask'][kind]:.1f} ms | |")
+    print(f"Dask's overhead per task (marginal CPU, dask - local): {overhead_ms:.1f} ms")
     print(f"same levels solved with the same pushes: {same}")
     atomic_write_text(args.json, json.dumps(result, indent=1) + "\n")
     print(f"saved {args.json}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import pdbsearch
 from pdbsearch.hakoiri.model import Shape
 from pdbsearch.pictures.animate import solution_film
 from pdbsearch.pictures.frame import BOX, MAIN, PLAYER
@@ -106,3 +107,25 @@ def test_start_pictures(classic, microban):
     assert [blk.cells[0] for blk in frame.blocks if blk.kind == PLAYER] == \
         [(level.player % level.width, level.player // level.width)]
     assert len(sokoban.start_picture().scene.walls) == int(level.walls.sum())
+
+
+def test_sliding_tiles_one_frame_per_move_ending_on_the_goal(tmp_path):
+    from pdbsearch.fifteen.model import Board
+    board = tmp_path / "eight.txt"
+    board.write_text("1 2 5\n3 0 4\n6 7 8\n")
+    puzzle = pdbsearch.load(board, heuristic="manhattan")
+    result = pdbsearch.solve(puzzle)
+    film = solution_film(puzzle, result)
+    assert len(film.frames) == len(result.moves) + 1
+    assert not film.frames[0].solved and film.frames[-1].solved
+    # The last frame is the goal the model's rules reach: tile t on cell t.
+    tiles = Board(3, 3, tuple(int(v) for v in board.read_text().split())).tiles
+    replayed = Board(3, 3, tiles)
+    for step in result.steps:
+        replayed = replayed.play(*divmod(step.code, 4))
+    assert replayed.is_solved()
+    assert {(blk.label, blk.cells) for blk in film.frames[-1].blocks} == \
+        {(str(t), ((c % 3, c // 3),)) for c, t in enumerate(replayed.tiles) if t}
+    for number, frame in enumerate(film.frames[1:], start=1):
+        moved = [blk.label for blk in frame.blocks if blk.highlight]
+        assert moved == [result.moves[number - 1].split()[0]]
