@@ -269,3 +269,21 @@ def test_two_processes_building_one_table_both_end_with_a_valid_file(tmp_path):
     table, _ = load_pdb(path, PdbSpec("test", "race", "unit", {"n": 1}))
     assert np.array_equal(table, expected)
     assert not list(tmp_path.glob(".*.tmp"))   # no temporary file left behind
+
+
+def test_live_reports_are_rewritten_as_records_arrive_but_not_too_often(tmp_path):
+    from pdbsearch.sokoban.collection import LevelRecord, LiveReports
+    blank = [LevelRecord(n, None, 1) for n in (1, 2)]
+    eager, lazy = tmp_path / "eager.json", tmp_path / "lazy.json"
+    live = LiveReports(blank, str(eager), None, every=0.0, file="x")
+    assert [r["status"] for r in levels_json(eager)] == ["not run"] * 2   # written at once
+    time.sleep(0.2)   # ten times what writing two records takes, and more
+    live.add(LevelRecord(1, None, 1, status="solved"))
+    assert [r["status"] for r in levels_json(eager)] == ["solved", "not run"]
+    held = LiveReports(blank, str(lazy), None, every=3600.0, file="x")
+    held.add(LevelRecord(2, None, 1, status="solved"))
+    assert [r["status"] for r in levels_json(lazy)] == ["not run"] * 2   # held back
+    held.close([blank[0], LevelRecord(2, None, 1, status="solved")], interrupted=True)
+    report = json.loads(lazy.read_text())
+    assert [r["status"] for r in report["levels"]] == ["not run", "solved"]
+    assert report["interrupted"] is True

@@ -323,8 +323,9 @@ class LiveReports:
 
     Written at once (so a path that cannot be written is refused before any
     level runs), then rewritten atomically as records arrive, at most every
-    ``every`` seconds (a run of 450,000 levels must not rewrite its report
-    450,000 times), and a last time by :meth:`close`.  A run stopped in any
+    ``every`` seconds and every ten times as long as a write takes (a run of
+    450,000 levels must not rewrite its report 450,000 times), and a last
+    time by :meth:`close`.  A run stopped in any
     way leaves a complete report of what finished.
     """
 
@@ -334,20 +335,25 @@ class LiveReports:
         self.json_path, self.csv_path = json_path, csv_path
         self.meta = meta
         self.every = every
-        self._written = time.monotonic()
+        self._written = self._interval = 0.0
         self.write(interrupted=False)
 
     def add(self, record: LevelRecord) -> None:
         """Take a new record; rewrite the reports if the last write is old."""
         self.records[record.number] = record
-        if time.monotonic() - self._written >= self.every:
+        if time.monotonic() - self._written >= self._interval:
             self.write(interrupted=False)
 
     def write(self, interrupted: bool) -> None:
         """Rewrite both reports now."""
+        start = time.monotonic()
         write_outputs(list(self.records.values()), self.json_path, self.csv_path,
                       **self.meta, interrupted=interrupted)
         self._written = time.monotonic()
+        # A report of 450,000 records takes seconds to write: rewriting it
+        # every two seconds would leave no time for the run.  At most a tenth
+        # of the time goes to rewriting.
+        self._interval = max(self.every, 10 * (self._written - start))
 
     def close(self, records: Sequence[LevelRecord], interrupted: bool) -> None:
         """The final reports, from the run's final records."""
