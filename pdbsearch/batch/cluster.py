@@ -58,6 +58,11 @@ CONNECT_TIMEOUT = 10.0
 SCHEDULER_SETTINGS = {"distributed.scheduler.allowed-failures": 1,
                       "distributed.scheduler.worker-saturation": 1.0}
 
+#: How the workers we start are set: no sampling of their stacks every 10 ms
+#: for Dask's profiler (2 % of a core a worker, idle or not; the searches run
+#: in child processes the profiler does not see anyway).
+WORKER_SETTINGS = {"distributed.worker.profile.enabled": False}
+
 _LOCAL = re.compile(r"local:(\d{1,4})")
 
 #: The warm-ups this process (a worker) has done, by name.
@@ -101,7 +106,7 @@ def dask_client(spec: str, hold: Callable[[], AbstractContextManager] = nullcont
     if local:
         cluster = client = None
         try:
-            with dask.config.set(SCHEDULER_SETTINGS), hold():
+            with dask.config.set({**SCHEDULER_SETTINGS, **WORKER_SETTINGS}), hold():
                 cluster = distributed.LocalCluster(
                     n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
                     dashboard_address=None, silence_logs=logging.ERROR)
