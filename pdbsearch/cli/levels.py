@@ -76,12 +76,12 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     """Solve the collection, print the summary, write the records."""
     # Imported here: the other commands need none of the level runner.
+    from ..batch.levels import run_levels
     from ..sokoban.collection import (
         LevelRecord,
         LiveReports,
         RunOptions,
         read_resume,
-        run_levels,
         summary_table,
         totals,
     )
@@ -165,7 +165,7 @@ def _run_fifteen(args: argparse.Namespace, text: str) -> int:
                                 node_limit=args.node_limit, memory_mb=args.memory_limit,
                                 db_dir=None if args.db_dir is None else str(args.db_dir),
                                 partition=partition)
-    from ..sokoban.collection import run_levels
+    from ..batch.levels import run_levels
     records, interrupted = run_levels(instances, options, jobs=args.jobs,
                                       progress=not args.no_progress, dask=args.dask)
     print(summary_table(records))

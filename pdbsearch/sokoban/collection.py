@@ -1,13 +1,9 @@
-"""Solving every level of a collection, each in its own process.
+"""Solving every level of a Sokoban collection: the options, the records,
+the hooks the level runner (:func:`pdbsearch.batch.levels.run_levels`)
+calls, and the reports.
 
-Each level is one job of a batch (:mod:`pdbsearch.batch`): it runs in a
-child process with its own limits, on this machine or on a Dask worker, so
-a level that gets stuck (or uses too much memory) cannot hold up or take
-down the rest: the search stops itself at its time limit, and a child
-still running ``grace`` seconds later is killed.  The kernels are compiled
-once before the children are forked, so no child pays for compilation.
-Ctrl-C stops the run and keeps every level already finished; the reports
-are rewritten as records arrive, and a run can be resumed from its JSON.
+The reports are rewritten as records arrive (:class:`LiveReports`), and a
+run can be resumed from its JSON (:func:`read_resume`).
 """
 
 from __future__ import annotations
@@ -16,20 +12,12 @@ import csv
 import io
 import json
 import os
-import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
-from functools import partial
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 
-from ..batch import (
-    KILLED,
-    NOT_RUN,
-    Job,
-    Outcome,
-    WarmUp,
-    run_batch,
-)
+from ..batch import KILLED, NOT_RUN
+from ..batch.levels import run_levels  # noqa: F401 - re-exported for the scripts
 from ..io import atomic_write_text
 from ..search import Limits, Status, solve
 from ..search.result import default_memory_limit_mb
@@ -135,20 +123,6 @@ def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) 
     return record
 
 
-def failure_record(blank, status: str, stop_reason: str | None, error: str | None):
-    """The record of a level whose run did not end by itself: its blank
-    record with the batch's status (see :class:`pdbsearch.batch.Job`)."""
-    return replace(blank, status=status, stop_reason=stop_reason, error=error)
-
-
-def level_job(level, number: int, options, limits: Limits) -> Job:
-    """The batch job that solves ``level`` (number ``number`` in its file)
-    through the options' hooks."""
-    deadline = None if options.time_limit is None else options.time_limit + options.grace
-    return Job(number, options.solve_level, (level, number, limits),
-               partial(failure_record, options.blank_record(number, level)), deadline)
-
-
 def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
     """Compile (or load) the kernels and the engine in this process, so the
     forked children start with them ready (the solve loads every kernel a
@@ -162,82 +136,6 @@ def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
     result = solve(options.puzzle(smallest), options.algo, options.weight, Limits(nodes=1))
     if result.stop_reason == "interrupted":  # the search caught Ctrl-C: pass it on
         raise KeyboardInterrupt
-
-
-def run_levels(levels: Sequence, options, jobs: int = 1,
-               numbers: Sequence[int] | None = None, progress: bool = True,
-               on_record: Callable[[LevelRecord], None] | None = None,
-               dask: str | None = None, done: dict[int, LevelRecord] | None = None
-               ) -> tuple[list[LevelRecord], bool]:
-    """Solve every level, each in its own process: at most ``jobs`` at a
-    time on this machine, or as tasks on the Dask cluster ``dask``
-    (``local:N`` or a scheduler address).
-
-    ``numbers`` are the levels' 1-based numbers in their file (default
-    1, 2, ...); ``done`` holds records of levels already finished (a resumed
-    run): they are kept and not run again.  ``on_record`` hears each new
-    record as it arrives.  Returns the records in level order and whether
-    the run was interrupted by Ctrl-C (the unfinished levels are then
-    marked so).
-
-    ``options`` is a :class:`RunOptions`, or another domain's options with
-    the same hooks (``blank_record``, ``solve_level``, ``warm_up``,
-    ``limits``, ``time_limit``, ``grace``; picklable, for Dask) and records
-    with the same ``number``, ``status``, ``error``, ``stop_reason``,
-    ``wall_seconds`` and ``solved``.
-    """
-    numbers = list(numbers) if numbers is not None else list(range(1, len(levels) + 1))
-    done = done or {}
-    records = {n: done.get(n) or options.blank_record(n, lv) for n, lv in zip(numbers, levels)}
-    todo = [(n, lv) for n, lv in zip(numbers, levels) if n not in done]
-    if not todo:
-        return [records[n] for n in numbers], False
-    workers = jobs
-    if dask is not None:
-        workers = _dask_workers(dask)
-    limits = options.limits(workers)
-    batch = [level_job(level, number, options, limits) for number, level in todo]
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(levels), initial=len(levels) - len(todo), unit=" level",
-                   file=sys.stderr, dynamic_ncols=True)
-    solved = sum(r.solved for r in records.values())
-
-    def finish(outcome: Outcome) -> None:
-        nonlocal solved
-        record = outcome.record
-        record.wall_seconds = outcome.wall_seconds
-        records[record.number] = record
-        solved += record.solved
-        if bar is not None:
-            bar.update(1)
-            bar.set_postfix(solved=solved, refresh=False)
-        if on_record is not None:
-            on_record(record)
-
-    try:
-        interrupted = run_batch(batch, finish, workers=jobs, dask=dask,
-                                warm_up=WarmUp(_warm_up_name(options), options.warm_up,
-                                               ([lv for _, lv in todo],)))
-    finally:
-        if bar is not None:
-            bar.close()
-    return [records[n] for n in numbers], interrupted
-
-
-def _warm_up_name(options) -> str:
-    """What a worker's warm-up depends on: the options."""
-    return f"levels {options!r}"
-
-
-def _dask_workers(spec: str) -> int:
-    """How many levels run at once on ``spec`` (the memory share of each):
-    N for ``local:N``; 1 for a remote cluster, whose workers may each be a
-    machine of their own."""
-    if spec.startswith("local:") and spec[6:].isdigit():
-        return max(1, int(spec[6:]))
-    return 1
 
 
 # -- reports ------------------------------------------------------------------
