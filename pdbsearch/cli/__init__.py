@@ -80,10 +80,16 @@ def run() -> None:
         # instead of returning our code (seen 1 run in 8 with Ctrl-C 0.3 s
         # after the start).  The work is done and every file closed: leave
         # with the code.
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
+        _leave_now(code)
     sys.exit(code)
+
+
+def _leave_now(code: int) -> None:
+    """Flush the output and end the process at once with ``code``, running
+    no finalizers (see :func:`run`)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -125,6 +131,14 @@ def _run(argv: Sequence[str] | None) -> int:
         return args.run(args)
     except KeyboardInterrupt:
         print("pdbsearch: interrupted", file=sys.stderr)
+        if argv is None:
+            # The command's own entry point: leave now, with the interrupted
+            # work still on the stack.  Unwinding it frees what numba was
+            # compiling when the signal came, and that has crashed the
+            # process (SIGSEGV after this line, once in a CI run with a
+            # cold cache and Ctrl-C 1.5 s after the start).  Files are
+            # written by rename, so nothing is left half-written.
+            _leave_now(EXIT_LIMIT)
         return EXIT_LIMIT
     except BrokenPipeError:
         return EXIT_OK
