@@ -36,8 +36,11 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from ..pdb.builder import register_abstraction
-from ..pdb.ranking import placements, popcount64, rank_partial, unrank_partial
+from ..pdb.store import UNREACHABLE
+
+from ..pdb.builder import BLOCK_SHIFT, has_byte, register_abstraction
+from ..pdb.ranking import lowest_bit, next_placement, placements, popcount64, rank_partial, \
+    select_bit, unrank_partial
 
 
 class PatternParams(NamedTuple):
@@ -54,6 +57,7 @@ class PatternParams(NamedTuple):
     not_left: np.uint64       #: cells not in column 0
     not_right: np.uint64      #: cells not in the last column
     step: np.ndarray          #: int64 [cell, d] -> neighbour cell, -1 off the board
+    weight: np.ndarray        #: int64 [i] -> place value of tile i's digit in the rank
 
 
 def pattern_params(width: int, height: int, tiles) -> PatternParams:
@@ -75,8 +79,11 @@ def pattern_params(width: int, height: int, tiles) -> PatternParams:
                 step[c, d] = (y + dy) * width + x + dx
     from ..pdb.ranking import rank_partial_py
     goal = rank_partial_py([int(t) for t in tiles], n) * (n - k)
+    weight = np.ones(k, dtype=np.int64)
+    for i in range(k - 2, -1, -1):
+        weight[i] = weight[i + 1] * (n - i - 1)
     return PatternParams(width, height, n, k, tiles, n - k, goal, np.uint64(full),
-                         np.uint64(full & ~left), np.uint64(full & ~right), step)
+                         np.uint64(full & ~left), np.uint64(full & ~right), step, weight)
 
 
 def table_size(params: PatternParams) -> int:
@@ -90,16 +97,24 @@ def max_neighbours(params: PatternParams) -> int:
 
 
 def workspace_size(params: PatternParams) -> int:
-    """int64 scratch words of :func:`pattern_neighbours`."""
-    return params.k
+    """int64 scratch words of :func:`pattern_neighbours` (the cells) and
+    :func:`pattern_sweep_block` (the cells, the tile on each cell, the
+    placement the cells hold)."""
+    return params.k + params.ncells + 1
 
 
 @nb.njit(cache=True, inline="always")
 def region(start, free, width, not_left, not_right):
     """The cells of ``free`` (a mask) connected to cell ``start`` (in it)."""
+    return spread(np.uint64(1) << np.uint64(start), free, width, not_left, not_right)
+
+
+@nb.njit(cache=True, inline="always")
+def spread(seeds, free, width, not_left, not_right):
+    """The cells of ``free`` (a mask) connected to some cell of ``seeds`` (in it)."""
     one = np.uint64(1)
     w = np.uint64(width)
-    reg = one << np.uint64(start)
+    reg = seeds
     while True:
         grown = reg | ((reg << one) & not_left) | ((reg >> one) & not_right) \
             | (reg << w) | (reg >> w)
@@ -107,12 +122,6 @@ def region(start, free, width, not_left, not_right):
         if grown == reg:
             return reg
         reg = grown
-
-
-@nb.njit(cache=True, inline="always")
-def lowest_cell(mask):
-    """Index of the lowest set bit of a non-zero mask."""
-    return popcount64((mask & (~mask + np.uint64(1))) - np.uint64(1))
 
 
 @nb.njit(cache=True)
@@ -127,21 +136,15 @@ def pattern_neighbours(params, rank, out, work):
     n, k, n_free = params.ncells, params.k, params.n_free
     one = np.uint64(1)
     cells = work[:k]
+    j = rank % n_free
     unrank_partial(rank // n_free, k, n, cells)
     occupied = np.uint64(0)
     for i in range(k):
         occupied |= one << np.uint64(cells[i])
     free = params.full & ~occupied
     # the blank's representative: the j-th free cell
-    j = rank % n_free
-    blank = 0
-    while True:
-        if (free >> np.uint64(blank)) & one:
-            if j == 0:
-                break
-            j -= 1
-        blank += 1
-    reach = region(blank, free, params.width, params.not_left, params.not_right)
+    reach = region(select_bit(free, j), free, params.width, params.not_left,
+                   params.not_right)
     count = 0
     for i in range(k):
         p = cells[i]
@@ -149,17 +152,174 @@ def pattern_neighbours(params, rank, out, work):
             q = params.step[p, d]
             if q < 0 or not (reach >> np.uint64(q)) & one:
                 continue
-            # tile i slides p -> q; the blank is now on p
+            # tile i slides p -> q; the blank is now on p, in the region of p
             new_free = (free & ~(one << np.uint64(q))) | (one << np.uint64(p))
-            rep = lowest_cell(region(p, new_free, params.width, params.not_left,
-                                     params.not_right))
-            below_taken = popcount64(~new_free & params.full
-                                     & ((one << np.uint64(rep)) - one))
+            rep = lowest_bit(region(p, new_free, params.width, params.not_left,
+                                    params.not_right))
             cells[i] = q
-            out[count] = rank_partial(cells, k, n) * n_free + rep - below_taken
+            out[count] = rank_partial(cells, k, n) * n_free \
+                + popcount64(new_free & ((one << np.uint64(rep)) - one))
             cells[i] = p
             count += 1
     return count
 
 
-register_abstraction(PatternParams, is_goal=pattern_is_goal, neighbours=pattern_neighbours)
+#: Placements a sweep steps through (:func:`~pdbsearch.pdb.ranking.next_placement`)
+#: rather than unranking the next one it expands.
+_STEP_LIMIT = 8
+
+
+@nb.njit(cache=True, inline="always")
+def _rank_change(params, tile_at, occupied, i, p, q):
+    """How the placement rank changes when tile ``i`` slides from ``p`` to
+    ``q``: its digit moves by ``q - p`` less the earlier tiles between them,
+    and each later tile between them has one cell more or fewer below it
+    (see :func:`~pdbsearch.pdb.ranking.rank_partial`).  A slide along a row
+    passes no cell; one along a column passes ``width - 1``."""
+    one = np.uint64(1)
+    lo, hi = min(p, q), max(p, q)
+    between = occupied & ((one << np.uint64(hi)) - one) & ~((one << np.uint64(lo + 1)) - one)
+    earlier = 0
+    later = 0
+    while between:
+        t = tile_at[lowest_bit(between)]
+        between &= between - one
+        if t < i:
+            earlier += 1
+        else:
+            later += params.weight[t]
+    sign = 1 if q > p else -1
+    return params.weight[i] * (q - p - sign * earlier) + sign * later
+
+
+@nb.njit(cache=True, inline="always")
+def _moves(params, prank, tile_at, occupied, reach, out):
+    """Write into ``out`` the entries (placement, blank cell) one move from
+    the blank anywhere in ``reach`` (the union of regions of placement
+    ``prank``); returns how many.  The tiles that can move are found with
+    masks (the pattern cells next to ``reach``, per direction), so the
+    loop runs once a move; the child's rank is the parent's plus a change
+    (:func:`_rank_change`), not ranked anew."""
+    n_free = params.n_free
+    one = np.uint64(1)
+    w = np.uint64(params.width)
+    free = params.full & ~occupied
+    count = 0
+    for d in range(4):
+        # the cells p whose tile slides into reach: to p - width, p + width, p - 1, p + 1
+        if d == 0:
+            movers, delta = occupied & (reach << w), -params.width
+        elif d == 1:
+            movers, delta = occupied & (reach >> w), params.width
+        elif d == 2:
+            movers, delta = occupied & (reach << one) & params.not_left, -1
+        else:
+            movers, delta = occupied & (reach >> one) & params.not_right, 1
+        while movers:
+            p = lowest_bit(movers)
+            movers &= movers - one
+            q = p + delta
+            child = prank + _rank_change(params, tile_at, occupied, tile_at[p], p, q)
+            # the blank is now on p: its index among the child's free cells
+            child_free = (free & ~(one << np.uint64(q))) | (one << np.uint64(p))
+            out[count] = child * n_free + popcount64(child_free & ((one << np.uint64(p)) - one))
+            count += 1
+    return count
+
+
+@nb.njit(cache=True, inline="always")
+def _expand_placement(params, table, prank, depth, value, dirty_next, out, work):
+    """Expand placement ``prank`` at layer ``depth``; returns how many
+    entries were marked.
+
+    Here an entry is (placement, the blank's cell) and holds the distance
+    of the blank's region, the same for every cell of it: the cells at
+    ``depth`` (where moves arrived) are first spread over their regions
+    (the free moves of the blank), then every pattern-tile move from those
+    regions marks the child's entry of the cell it vacated.  So one flood
+    fill a placement and layer, none a move."""
+    n, k, n_free = params.ncells, params.k, params.n_free
+    one = np.uint64(1)
+    cells = work[:k]
+    tile_at = work[k:k + n]
+    held = work[k + n] - 1     # the placement ``cells`` holds, -1 none
+    if held >= 0 and 0 <= prank - held <= _STEP_LIMIT:
+        while held < prank:
+            next_placement(cells, k, n)
+            held += 1
+    else:
+        unrank_partial(prank, k, n, cells)
+    work[k + n] = prank + 1
+    occupied = np.uint64(0)
+    for i in range(k):
+        occupied |= one << np.uint64(cells[i])
+        tile_at[cells[i]] = i
+    free = params.full & ~occupied
+    base = prank * n_free
+    # the cells at depth, then their regions
+    arrived = np.uint64(0)
+    rest = free
+    for j in range(n_free):
+        c = rest & (~rest + one)
+        rest ^= c
+        if table[base + j] == depth:
+            arrived |= c
+    reach = spread(arrived, free, params.width, params.not_left, params.not_right)
+    count = 0
+    rest = free
+    for j in range(n_free):
+        c = rest & (~rest + one)
+        rest ^= c
+        # a cell of reach holds depth; a move may have put depth + 1 there
+        # earlier in this layer, before its region was known
+        if (reach & c) and table[base + j] > depth:
+            table[base + j] = depth
+            count += 1
+    moves = _moves(params, prank, tile_at, occupied, reach, out)
+    # All the moves first, then the table: the loads below are independent
+    # and branch-free (a store either way), so the processor overlaps their
+    # cache misses, which is most of the cost in a table of gigabytes.
+    for m in range(moves):
+        s = out[m]
+        fresh = table[s] == UNREACHABLE
+        table[s] = value if fresh else table[s]
+        # flagged by the block of the placement's first entry, where it is swept
+        dirty_next[(s - s % n_free) >> BLOCK_SHIFT] |= np.uint8(fresh)
+        count += fresh
+    return count
+
+
+@nb.njit(cache=True)
+def pattern_sweep_block(params, table, words, b, depth, value, dirty_next, out, work):
+    """The builder's block sweep (:func:`pdbsearch.pdb.builder.sweep_block`)
+    for patterns: a block owns the placements whose first entry lies in it;
+    each placement with an entry at ``depth`` is unranked once (or stepped
+    to from the last one) and all its regions at ``depth`` are expanded."""
+    n_free = params.n_free
+    size = table.shape[0]
+    start = b << BLOCK_SHIFT
+    end = min(start + (1 << BLOCK_SHIFT), size)
+    first = (start + n_free - 1) // n_free * n_free     # first entry of the first placement
+    last = min((end + n_free - 1) // n_free * n_free, size)
+    pattern = np.uint64(depth) * np.uint64(0x0101010101010101)
+    count = 0
+    done = -1
+    w_end = min((last + 7) >> 3, words.shape[0])
+    for w in range(first >> 3, w_end):
+        if not has_byte(words[w], pattern):
+            continue
+        for r in range(max(w << 3, first), min((w << 3) + 8, last)):
+            if table[r] == depth and r // n_free != done:
+                done = r // n_free
+                count += _expand_placement(params, table, done, depth, value, dirty_next, out,
+                                       work)
+    for r in range(max(first, w_end << 3), last):    # the bytes past the last whole word
+        if table[r] == depth and r // n_free != done:
+            done = r // n_free
+            count += _expand_placement(params, table, done, depth, value, dirty_next, out,
+                                       work)
+    return count
+
+
+register_abstraction(PatternParams, is_goal=pattern_is_goal, neighbours=pattern_neighbours,
+                     sweep_block=pattern_sweep_block)

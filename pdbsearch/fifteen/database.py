@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import PdbsearchError, ResourceLimit
 from ..machine import resident_bytes
 from ..pdb.builder import build_table, reduce_min
-from ..pdb.ranking import placements, rank_partial, unrank_partial
+from ..pdb.ranking import next_placement, placements, rank_partial, unrank_partial
 from ..pdb.store import PdbInfo, PdbSpec, UNREACHABLE, default_db_dir, find_or_build, \
     log_to_stderr, save_pdb
 from .abstraction import max_neighbours, pattern_params, table_size, workspace_size
@@ -110,19 +110,42 @@ def manhattan_table(width: int, height: int) -> np.ndarray:
     return md
 
 
+@nb.njit(cache=True, inline="always")
+def _nibble(v, cells, tiles, md):
+    """The 4-bit entry of value ``v`` at placement ``cells``:
+    min(15, (v - Manhattan distance) / 2), 15 where unreachable."""
+    d = 0
+    for i in range(tiles.shape[0]):
+        d += md[tiles[i], cells[i]]
+    return 15 if v == UNREACHABLE else min(15, (np.int64(v) - d) >> 1)
+
+
 @nb.njit(cache=True)
 def _pack(reduced, tiles, n, md, out):
-    """Two 4-bit entries a byte: min(15, (value - Manhattan distance) / 2)."""
+    """Two 4-bit entries a byte (:func:`_nibble`), placements in rank order
+    (stepped, not unranked one by one)."""
     k = tiles.shape[0]
     cells = np.empty(k, dtype=np.int64)
+    unrank_partial(0, k, n, cells)
     for r in range(reduced.shape[0]):
-        unrank_partial(r, k, n, cells)
-        d = 0
-        for i in range(k):
-            d += md[tiles[i], cells[i]]
-        v = np.int64(reduced[r])
-        e = 15 if v == UNREACHABLE else min(15, (v - d) >> 1)
-        out[r >> 1] |= np.uint8(e << ((r & 1) << 2))
+        out[r >> 1] |= np.uint8(_nibble(reduced[r], cells, tiles, md) << ((r & 1) << 2))
+        next_placement(cells, k, n)
+
+
+@nb.njit(cache=True)
+def _reduce_pack(full, group, tiles, n, md, out):
+    """:func:`~pdbsearch.pdb.builder.reduce_min` then :func:`_pack` in one
+    pass, without the intermediate one-byte table."""
+    k = tiles.shape[0]
+    cells = np.empty(k, dtype=np.int64)
+    unrank_partial(0, k, n, cells)
+    for r in range(full.shape[0] // group):
+        best = UNREACHABLE
+        for j in range(r * group, (r + 1) * group):
+            if full[j] < best:
+                best = full[j]
+        out[r >> 1] |= np.uint8(_nibble(best, cells, tiles, md) << ((r & 1) << 2))
+        next_placement(cells, k, n)
 
 
 def pack_nibbles(reduced: np.ndarray, width: int, height: int, tiles) -> np.ndarray:
@@ -130,6 +153,16 @@ def pack_nibbles(reduced: np.ndarray, width: int, height: int, tiles) -> np.ndar
     out = np.zeros((reduced.shape[0] + 1) // 2, dtype=np.uint8)
     _pack(reduced, np.array(sorted(tiles), dtype=np.int64), width * height,
           manhattan_table(width, height), out)
+    return out
+
+
+def reduce_and_pack(full: np.ndarray, width: int, height: int, tiles) -> np.ndarray:
+    """The 4-bit table of a build table over (placement, blank region)."""
+    n, k = width * height, len(tiles)
+    count = placements(n, k)
+    out = np.zeros((count + 1) // 2, dtype=np.uint8)
+    _reduce_pack(full, n - k, np.array(sorted(tiles), dtype=np.int64), n,
+                 manhattan_table(width, height), out)
     return out
 
 
@@ -153,10 +186,11 @@ def build_pattern(spec: PdbSpec, progress: bool = False, threads: int = 1,
         label=f"pattern PDB {p['width']}x{p['height']} tiles "
               f"{','.join(map(str, p['tiles']))}", threads=threads, deadline=deadline)
     t0 = time.perf_counter()
-    table = reduce_min(full, params.n_free)
-    del full
     if p["entries"] == "nibble":
-        table = pack_nibbles(table, p["width"], p["height"], p["tiles"])
+        table = reduce_and_pack(full, p["width"], p["height"], p["tiles"])
+    else:
+        table = reduce_min(full, params.n_free)
+    del full
     return table, seconds + time.perf_counter() - t0, compile_seconds
 
 
