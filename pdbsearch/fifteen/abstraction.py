@@ -39,8 +39,8 @@ import numpy as np
 from ..pdb.store import UNREACHABLE
 
 from ..pdb.builder import BLOCK_SHIFT, has_byte, register_abstraction
-from ..pdb.ranking import lowest_bit, next_placement, placements, popcount64, rank_partial, \
-    select_bit, unrank_partial
+from ..pdb.ranking import advance_placement, lowest_bit, placements, popcount64, rank_partial, \
+    select_bit, unrank_digits, unrank_partial
 
 
 class PatternParams(NamedTuple):
@@ -97,10 +97,8 @@ def max_neighbours(params: PatternParams) -> int:
 
 
 def workspace_size(params: PatternParams) -> int:
-    """int64 scratch words of :func:`pattern_neighbours` (the cells) and
-    :func:`pattern_sweep_block` (the cells, the tile on each cell, the
-    placement the cells hold)."""
-    return params.k + params.ncells + 1
+    """int64 scratch words of :func:`pattern_neighbours` (the cells)."""
+    return params.k
 
 
 @nb.njit(cache=True, inline="always")
@@ -164,11 +162,6 @@ def pattern_neighbours(params, rank, out, work):
     return count
 
 
-#: Placements a sweep steps through (:func:`~pdbsearch.pdb.ranking.next_placement`)
-#: rather than unranking the next one it expands.
-_STEP_LIMIT = 8
-
-
 @nb.njit(cache=True, inline="always")
 def _rank_change(params, tile_at, occupied, i, p, q):
     """How the placement rank changes when tile ``i`` slides from ``p`` to
@@ -176,18 +169,15 @@ def _rank_change(params, tile_at, occupied, i, p, q):
     and each later tile between them has one cell more or fewer below it
     (see :func:`~pdbsearch.pdb.ranking.rank_partial`).  A slide along a row
     passes no cell; one along a column passes ``width - 1``."""
-    one = np.uint64(1)
-    lo, hi = min(p, q), max(p, q)
-    between = occupied & ((one << np.uint64(hi)) - one) & ~((one << np.uint64(lo + 1)) - one)
     earlier = 0
     later = 0
-    while between:
-        t = tile_at[lowest_bit(between)]
-        between &= between - one
-        if t < i:
-            earlier += 1
-        else:
-            later += params.weight[t]
+    # branch-free: the cells between are tested in turn (a free cell's
+    # tile_at is stale, and counts for nothing)
+    for c in range(min(p, q) + 1, max(p, q)):
+        on = np.int64((occupied >> np.uint64(c)) & np.uint64(1))
+        t = tile_at[c]
+        earlier += on * (t < i)
+        later += on * (t > i) * params.weight[t]
     sign = 1 if q > p else -1
     return params.weight[i] * (q - p - sign * earlier) + sign * later
 
@@ -228,7 +218,8 @@ def _moves(params, prank, tile_at, occupied, reach, out):
 
 
 @nb.njit(cache=True, inline="always")
-def _expand_placement(params, table, prank, depth, value, dirty_next, out, work):
+def _expand_placement(params, table, prank, held, depth, value, dirty_next, out, cells,
+                      tile_at, digits):
     """Expand placement ``prank`` at layer ``depth``; returns how many
     entries were marked.
 
@@ -240,16 +231,12 @@ def _expand_placement(params, table, prank, depth, value, dirty_next, out, work)
     fill a placement and layer, none a move."""
     n, k, n_free = params.ncells, params.k, params.n_free
     one = np.uint64(1)
-    cells = work[:k]
-    tile_at = work[k:k + n]
-    held = work[k + n] - 1     # the placement ``cells`` holds, -1 none
-    if held >= 0 and 0 <= prank - held <= _STEP_LIMIT:
-        while held < prank:
-            next_placement(cells, k, n)
-            held += 1
+    # ``held``: the placement ``cells`` holds, -1 none
+    if held >= 0 and prank >= held:
+        if prank > held:
+            advance_placement(digits, cells, k, n, prank - held)
     else:
-        unrank_partial(prank, k, n, cells)
-    work[k + n] = prank + 1
+        unrank_digits(prank, k, n, digits, cells)
     occupied = np.uint64(0)
     for i in range(k):
         occupied |= one << np.uint64(cells[i])
@@ -257,13 +244,13 @@ def _expand_placement(params, table, prank, depth, value, dirty_next, out, work)
     free = params.full & ~occupied
     base = prank * n_free
     # the cells at depth, then their regions
+    # (branch-free loops: which entries match is as good as random)
     arrived = np.uint64(0)
     rest = free
     for j in range(n_free):
         c = rest & (~rest + one)
         rest ^= c
-        if table[base + j] == depth:
-            arrived |= c
+        arrived |= c * np.uint64(table[base + j] == depth)
     reach = spread(arrived, free, params.width, params.not_left, params.not_right)
     count = 0
     rest = free
@@ -272,9 +259,10 @@ def _expand_placement(params, table, prank, depth, value, dirty_next, out, work)
         rest ^= c
         # a cell of reach holds depth; a move may have put depth + 1 there
         # earlier in this layer, before its region was known
-        if (reach & c) and table[base + j] > depth:
-            table[base + j] = depth
-            count += 1
+        v = table[base + j]
+        lower = (reach & c) != np.uint64(0) and v > depth
+        table[base + j] = depth if lower else v
+        count += lower
     moves = _moves(params, prank, tile_at, occupied, reach, out)
     # All the moves first, then the table: the loads below are independent
     # and branch-free (a store either way), so the processor overlaps their
@@ -283,8 +271,10 @@ def _expand_placement(params, table, prank, depth, value, dirty_next, out, work)
         s = out[m]
         fresh = table[s] == UNREACHABLE
         table[s] = value if fresh else table[s]
-        # flagged by the block of the placement's first entry, where it is swept
-        dirty_next[(s - s % n_free) >> BLOCK_SHIFT] |= np.uint8(fresh)
+        # flagged: the block of the placement's first entry, where it is
+        # swept, which is the block of s or the one before (no division)
+        dirty_next[s >> BLOCK_SHIFT] |= np.uint8(fresh)
+        dirty_next[max(s - n_free + 1, 0) >> BLOCK_SHIFT] |= np.uint8(fresh)
         count += fresh
     return count
 
@@ -295,7 +285,12 @@ def pattern_sweep_block(params, table, words, b, depth, value, dirty_next, out, 
     for patterns: a block owns the placements whose first entry lies in it;
     each placement with an entry at ``depth`` is unranked once (or stepped
     to from the last one) and all its regions at ``depth`` are expanded."""
-    n_free = params.n_free
+    n, k, n_free = params.ncells, params.k, params.n_free
+    # scratch of the block (views of ``work`` would cost reference counting a placement)
+    cells = np.empty(k, dtype=np.int64)
+    tile_at = np.zeros(n, dtype=np.int64)
+    digits = np.empty(k, dtype=np.int64)
+    held = -1
     size = table.shape[0]
     start = b << BLOCK_SHIFT
     end = min(start + (1 << BLOCK_SHIFT), size)
@@ -303,21 +298,25 @@ def pattern_sweep_block(params, table, words, b, depth, value, dirty_next, out, 
     last = min((end + n_free - 1) // n_free * n_free, size)
     pattern = np.uint64(depth) * np.uint64(0x0101010101010101)
     count = 0
-    done = -1
+    r = first
     w_end = min((last + 7) >> 3, words.shape[0])
-    for w in range(first >> 3, w_end):
-        if not has_byte(words[w], pattern):
+    while r < last:
+        # the next entry at depth: eight at a time over whole words, then the tail
+        w = r >> 3
+        while w < w_end and not has_byte(words[w], pattern):
+            w += 1
+        r = max(r, w << 3)
+        stop = min((w << 3) + 8, last) if w < w_end else last
+        while r < stop and table[r] != depth:
+            r += 1
+        if r >= stop:
+            r = stop
             continue
-        for r in range(max(w << 3, first), min((w << 3) + 8, last)):
-            if table[r] == depth and r // n_free != done:
-                done = r // n_free
-                count += _expand_placement(params, table, done, depth, value, dirty_next, out,
-                                       work)
-    for r in range(max(first, w_end << 3), last):    # the bytes past the last whole word
-        if table[r] == depth and r // n_free != done:
-            done = r // n_free
-            count += _expand_placement(params, table, done, depth, value, dirty_next, out,
-                                       work)
+        prank = r // n_free
+        count += _expand_placement(params, table, prank, held, depth, value, dirty_next, out,
+                                   cells, tile_at, digits)
+        held = prank
+        r = (prank + 1) * n_free      # its other entries were handled with it
     return count
 
 

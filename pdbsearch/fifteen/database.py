@@ -133,19 +133,30 @@ def _pack(reduced, tiles, n, md, out):
 
 
 @nb.njit(cache=True)
-def _reduce_pack(full, group, tiles, n, md, out):
+def _reduce_pack(full, group, tiles, n, md, out, lo, hi):
     """:func:`~pdbsearch.pdb.builder.reduce_min` then :func:`_pack` in one
-    pass, without the intermediate one-byte table."""
+    pass, without the intermediate one-byte table, for placements
+    ``lo .. hi - 1`` (``lo`` even: a byte is never shared between calls)."""
     k = tiles.shape[0]
     cells = np.empty(k, dtype=np.int64)
-    unrank_partial(0, k, n, cells)
-    for r in range(full.shape[0] // group):
+    unrank_partial(lo, k, n, cells)
+    for r in range(lo, hi):
         best = UNREACHABLE
         for j in range(r * group, (r + 1) * group):
             if full[j] < best:
                 best = full[j]
         out[r >> 1] |= np.uint8(_nibble(best, cells, tiles, md) << ((r & 1) << 2))
         next_placement(cells, k, n)
+
+
+@nb.njit(cache=True, parallel=True)
+def _reduce_pack_parallel(full, group, tiles, n, md, out, chunks):
+    """:func:`_reduce_pack` over ``chunks`` even-aligned ranges in parallel."""
+    count = full.shape[0] // group
+    for c in nb.prange(chunks):
+        lo = (count * c // chunks) & ~1
+        hi = (count * (c + 1) // chunks) & ~1 if c + 1 < chunks else count
+        _reduce_pack(full, group, tiles, n, md, out, lo, hi)
 
 
 def pack_nibbles(reduced: np.ndarray, width: int, height: int, tiles) -> np.ndarray:
@@ -156,13 +167,18 @@ def pack_nibbles(reduced: np.ndarray, width: int, height: int, tiles) -> np.ndar
     return out
 
 
-def reduce_and_pack(full: np.ndarray, width: int, height: int, tiles) -> np.ndarray:
-    """The 4-bit table of a build table over (placement, blank region)."""
+def reduce_and_pack(full: np.ndarray, width: int, height: int, tiles,
+                    threads: int = 1) -> np.ndarray:
+    """The 4-bit table of a build table over (placement, blank cell)."""
     n, k = width * height, len(tiles)
     count = placements(n, k)
     out = np.zeros((count + 1) // 2, dtype=np.uint8)
-    _reduce_pack(full, n - k, np.array(sorted(tiles), dtype=np.int64), n,
-                 manhattan_table(width, height), out)
+    args = (full, n - k, np.array(sorted(tiles), dtype=np.int64), n,
+            manhattan_table(width, height), out)
+    if threads > 1:     # (the parallel runtime only when asked: see build_table)
+        _reduce_pack_parallel(*args, 4 * threads)
+    else:
+        _reduce_pack(*args, 0, count)
     return out
 
 
@@ -187,7 +203,7 @@ def build_pattern(spec: PdbSpec, progress: bool = False, threads: int = 1,
               f"{','.join(map(str, p['tiles']))}", threads=threads, deadline=deadline)
     t0 = time.perf_counter()
     if p["entries"] == "nibble":
-        table = reduce_and_pack(full, p["width"], p["height"], p["tiles"])
+        table = reduce_and_pack(full, p["width"], p["height"], p["tiles"], threads)
     else:
         table = reduce_min(full, params.n_free)
     del full

@@ -190,7 +190,9 @@ def next_layer(params, table, words, depth, lo, hi, dirty, dirty_next, out_size,
 
     Chunk t sweeps the blocks t, t + n_chunks, ... (interleaved, so the
     dense and sparse parts of the table are shared out evenly), each with
-    its own scratch arrays.  Threads only ever change an entry from
+    its own scratch arrays and its own row of ``dirty_next`` (flags written
+    by both cores in one array would bounce its cache lines between them:
+    the first try, with one row, took twice the CPU time of one thread).  Threads only ever change an entry from
     UNREACHABLE to ``depth + 1``, and read only entries equal to ``depth``,
     so the result is exact; two threads may both count the same new entry,
     so the count (used for progress and to stop) can only be too high,
@@ -202,9 +204,10 @@ def next_layer(params, table, words, depth, lo, hi, dirty, dirty_next, out_size,
         out = np.empty(out_size, dtype=np.int64)
         work = np.zeros(work_size, dtype=np.int64)
         c = 0
+        flags = dirty_next[t]
         for b in range(lo + t, hi, n_chunks):
             if dirty[b]:
-                c += _sweep_one(params, table, words, b, depth, value, dirty_next, out, work,
+                c += _sweep_one(params, table, words, b, depth, value, flags, out, work,
                                 own_sweep)
         counts[t] = c
     return counts.sum()
@@ -221,9 +224,10 @@ def next_layer_serial(params, table, words, depth, lo, hi, dirty, dirty_next, ou
     out = np.empty(out_size, dtype=np.int64)
     work = np.zeros(work_size, dtype=np.int64)
     count = 0
+    flags = dirty_next[0]
     for b in range(lo, hi):
         if dirty[b]:
-            count += _sweep_one(params, table, words, b, depth, value, dirty_next, out, work,
+            count += _sweep_one(params, table, words, b, depth, value, flags, out, work,
                                 own_sweep)
     return count
 
@@ -255,12 +259,13 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
     t0 = time.perf_counter()
     no_bytes, no_words, no_flags = np.zeros(0, np.uint8), np.zeros(0, np.uint64), \
         np.zeros(0, np.uint8)
+    no_rows = np.zeros((threads, 0), np.uint8)
     own = not generic
-    next_layer_serial(params, no_bytes, no_words, 0, 0, 0, no_flags, no_flags, max_neighbours,
+    next_layer_serial(params, no_bytes, no_words, 0, 0, 0, no_flags, no_rows, max_neighbours,
                       workspace, own)
     if threads > 1:
-        next_layer(params, no_bytes, no_words, 0, 0, 0, no_flags, no_flags, max_neighbours,
-                   workspace, 1, own)
+        next_layer(params, no_bytes, no_words, 0, 0, 0, no_flags, no_rows, max_neighbours,
+                   workspace, threads, own)
     compile_seconds = time.perf_counter() - t0
     start = time.perf_counter()
     blocks = block_count(size)
@@ -279,7 +284,8 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
             # repeating that layer until nothing new appears.
             current = min(depth, MAX_DISTANCE)
             found = 0
-            dirty_next = np.zeros(blocks, dtype=np.uint8)
+            # a row of flags a thread, merged after the layer
+            dirty_next = np.zeros((threads, blocks), dtype=np.uint8)
             for lo in range(0, blocks, SLICE_BLOCKS):
                 hi = min(blocks, lo + SLICE_BLOCKS)
                 if threads > 1:
@@ -293,7 +299,7 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
                 if deadline is not None and time.perf_counter() > deadline:
                     raise ResourceLimit("time", f"the time limit stopped building the {label} "
                                                 f"({size:,} entries) at layer {depth}")
-            dirty = dirty_next
+            dirty = np.bitwise_or.reduce(dirty_next, axis=0)
             depth += 1
             if bar is not None:
                 bar.update(found)

@@ -191,6 +191,47 @@ def next_placement(cells, k, n):
     return False
 
 
+@nb.njit(cache=True, inline="always")
+def advance_placement(digits, cells, k, n, steps):
+    """Move the placement ``cells[0 .. k-1]``, whose mixed-radix digits are
+    ``digits`` (see :func:`rank_partial`), ``steps`` ranks on: add to the
+    last digit, carry, and find the cells again only from the first digit
+    that changed (a short step changes one or two).  The rank must stay
+    below ``n! / (n - k)!``."""
+    one = np.uint64(1)
+    i = k - 1
+    d = digits[i] + steps
+    while d >= n - i:
+        carry = d // (n - i)
+        digits[i] = d - carry * (n - i)
+        i -= 1
+        d = digits[i] + carry
+    digits[i] = d
+    used = np.uint64(0)
+    for j in range(i):
+        used |= one << np.uint64(cells[j])
+    free = ((one << np.uint64(n)) - one if n < 64 else ~np.uint64(0)) & ~used
+    for j in range(i, k):
+        c = select_bit(free, digits[j])
+        cells[j] = c
+        free &= ~(one << np.uint64(c))
+
+
+@nb.njit(cache=True, inline="always")
+def unrank_digits(r, k, n, digits, cells):
+    """:func:`unrank_partial`, keeping the mixed-radix digits too (for
+    :func:`advance_placement`)."""
+    for i in range(k - 1, -1, -1):
+        digits[i] = r % (n - i)
+        r //= n - i
+    one = np.uint64(1)
+    free = (one << np.uint64(n)) - one if n < 64 else ~np.uint64(0)
+    for i in range(k):
+        c = select_bit(free, digits[i])
+        cells[i] = c
+        free &= ~(one << np.uint64(c))
+
+
 def rank_partial_py(cells: list[int], n: int) -> int:
     """Plain-Python reference of :func:`rank_partial`."""
     r = 0

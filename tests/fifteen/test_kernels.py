@@ -10,8 +10,8 @@ import pytest
 from pdbsearch.fifteen.model import Board
 from pdbsearch.fifteen.puzzle import FifteenPuzzle, decode, encode
 from pdbsearch.fifteen.abstraction import pattern_neighbours, pattern_params
-from pdbsearch.pdb.ranking import next_placement, placements, rank_partial, rank_partial_py, \
-    select_bit, unrank_partial, unrank_partial_py
+from pdbsearch.pdb.ranking import advance_placement, next_placement, placements, rank_partial, rank_partial_py, \
+    select_bit, unrank_digits, unrank_partial, unrank_partial_py
 from pdbsearch.testing.fifteen import pattern_moves
 from pdbsearch.search.common import evaluate_heuristic, evaluate_is_goal, expand_into, \
     successor_buffers
@@ -49,6 +49,22 @@ def test_stepping_through_placements_follows_the_ranks(n, k):
     unrank_partial(r, k, n, cells)
     assert next_placement(cells, k, n)
     assert list(cells) == unrank_partial_py(r + 1, k, n)
+
+
+@pytest.mark.parametrize("n, k", [(16, 8), (9, 4), (64, 3), (5, 5)])
+def test_advancing_placements_follows_the_ranks(n, k):
+    rng = random.Random(n + k)
+    digits, cells = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
+    r = rng.randrange(placements(n, k) // 2)
+    unrank_digits(r, k, n, digits, cells)
+    assert list(cells) == unrank_partial_py(r, k, n)
+    for _ in range(300):
+        step = rng.choice([1, 2, 7, rng.randrange(1, 1 + placements(n, k) // 10000 + 50)])
+        if r + step >= placements(n, k):
+            break
+        r += step
+        advance_placement(digits, cells, k, n, step)
+        assert list(cells) == unrank_partial_py(r, k, n)
 
 
 def test_select_bit():
