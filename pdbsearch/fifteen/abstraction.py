@@ -38,7 +38,7 @@ import numpy as np
 
 from ..pdb.store import UNREACHABLE
 
-from ..pdb.builder import BLOCK_SHIFT, has_byte, register_abstraction
+from ..pdb.builder import BLOCK_SHIFT, byte_matches, register_abstraction
 from ..pdb.ranking import advance_placement, lowest_bit, placements, popcount64, rank_partial, \
     select_bit, unrank_digits, unrank_partial
 
@@ -297,22 +297,27 @@ def pattern_sweep_block(params, table, words, b, depth, value, dirty_next, out, 
     first = (start + n_free - 1) // n_free * n_free     # first entry of the first placement
     last = min((end + n_free - 1) // n_free * n_free, size)
     pattern = np.uint64(depth) * np.uint64(0x0101010101010101)
+    inverse = 1.0 / n_free
     count = 0
     r = first
-    w_end = min((last + 7) >> 3, words.shape[0])
+    w_end = min(last >> 3, words.shape[0])
     while r < last:
-        # the next entry at depth: eight at a time over whole words, then the tail
+        # the next entry at depth: eight at a time over whole words (the
+        # bytes below r masked off), then byte by byte in the tail
         w = r >> 3
-        while w < w_end and not has_byte(words[w], pattern):
-            w += 1
-        r = max(r, w << 3)
-        stop = min((w << 3) + 8, last) if w < w_end else last
-        while r < stop and table[r] != depth:
+        if w < w_end:
+            hits = byte_matches(words[w], pattern) & (~np.uint64(0) << np.uint64(8 * (r & 7)))
+            if not hits:
+                r = (w + 1) << 3
+                continue
+            r = (w << 3) + (lowest_bit(hits) >> 3)
+        elif table[r] != depth:
             r += 1
-        if r >= stop:
-            r = stop
             continue
-        prank = r // n_free
+        # r // n_free without a division (exact after the correction)
+        prank = np.int64(r * inverse)
+        prank += (prank + 1) * n_free <= r
+        prank -= prank * n_free > r
         count += _expand_placement(params, table, prank, held, depth, value, dirty_next, out,
                                    cells, tile_at, digits)
         held = prank

@@ -99,6 +99,7 @@ SLICE_BLOCKS = 64
 
 _ONES = np.uint64(0x0101010101010101)
 _HIGHS = np.uint64(0x8080808080808080)
+_LOWS = np.uint64(0x7F7F7F7F7F7F7F7F)
 
 
 def block_count(size: int) -> int:
@@ -125,6 +126,15 @@ def has_byte(word, pattern):
     zero-byte test on their xor: exact as to whether there is one)."""
     x = word ^ pattern
     return ((x - _ONES) & ~x & _HIGHS) != np.uint64(0)
+
+
+@nb.njit(cache=True, inline="always")
+def byte_matches(word, pattern):
+    """The high bit of every byte of ``word`` equal to that of ``pattern``,
+    and no other bit (exact, unlike :func:`has_byte`: no carries cross the
+    bytes), so the first match is the lowest set bit over 8."""
+    x = word ^ pattern
+    return ~(((x & _LOWS) + _LOWS) | x | _LOWS)
 
 
 @nb.njit(cache=True, inline="always")
