@@ -38,7 +38,7 @@ import numpy as np
 
 from ..pdb.store import UNREACHABLE
 
-from ..pdb.builder import BLOCK_SHIFT, byte_matches, register_abstraction
+from ..pdb.builder import BLOCK_SHIFT, byte_matches, prefetch, register_abstraction
 from ..pdb.ranking import advance_placement, lowest_bit, placements, popcount64, rank_partial, \
     select_bit, unrank_digits, unrank_partial
 
@@ -218,17 +218,18 @@ def _moves(params, prank, tile_at, occupied, reach, out):
 
 
 @nb.njit(cache=True, inline="always")
-def _expand_placement(params, table, prank, held, depth, value, dirty_next, out, cells,
-                      tile_at, digits):
-    """Expand placement ``prank`` at layer ``depth``; returns how many
-    entries were marked.
+def _open_placement(params, table, prank, held, depth, out, cells, tile_at, digits):
+    """Start expanding placement ``prank`` at layer ``depth``: returns
+    (entries lowered to ``depth``, moves written into ``out``).
 
     Here an entry is (placement, the blank's cell) and holds the distance
     of the blank's region, the same for every cell of it: the cells at
     ``depth`` (where moves arrived) are first spread over their regions
     (the free moves of the blank), then every pattern-tile move from those
-    regions marks the child's entry of the cell it vacated.  So one flood
-    fill a placement and layer, none a move."""
+    regions gives the child's entry of the cell it vacated (prefetched:
+    :func:`_settle` looks them up one placement later, by when most have
+    arrived from memory).  So one flood fill a placement and layer, none a
+    move."""
     n, k, n_free = params.ncells, params.k, params.n_free
     one = np.uint64(1)
     # ``held``: the placement ``cells`` holds, -1 none
@@ -252,7 +253,7 @@ def _expand_placement(params, table, prank, held, depth, value, dirty_next, out,
         rest ^= c
         arrived |= c * np.uint64(table[base + j] == depth)
     reach = spread(arrived, free, params.width, params.not_left, params.not_right)
-    count = 0
+    lowered = 0
     rest = free
     for j in range(n_free):
         c = rest & (~rest + one)
@@ -262,11 +263,20 @@ def _expand_placement(params, table, prank, held, depth, value, dirty_next, out,
         v = table[base + j]
         lower = (reach & c) != np.uint64(0) and v > depth
         table[base + j] = depth if lower else v
-        count += lower
+        lowered += lower
     moves = _moves(params, prank, tile_at, occupied, reach, out)
-    # All the moves first, then the table: the loads below are independent
-    # and branch-free (a store either way), so the processor overlaps their
-    # cache misses, which is most of the cost in a table of gigabytes.
+    for m in range(moves):
+        prefetch(table, out[m])
+    return lowered, moves
+
+
+@nb.njit(cache=True, inline="always")
+def _settle(table, out, moves, value, dirty_next, n_free):
+    """Mark ``value`` on the unvisited entries ``out[:moves]``; returns how many.
+
+    Branch-free (a store either way): the loads are independent, so the
+    processor overlaps whatever cache misses are left."""
+    count = 0
     for m in range(moves):
         s = out[m]
         fresh = table[s] == UNREACHABLE
@@ -290,6 +300,10 @@ def pattern_sweep_block(params, table, words, b, depth, value, dirty_next, out, 
     cells = np.empty(k, dtype=np.int64)
     tile_at = np.zeros(n, dtype=np.int64)
     digits = np.empty(k, dtype=np.int64)
+    # two buffers of moves: this placement's, and the last one's, pending
+    moves_now = np.empty(4 * k, dtype=np.int64)
+    pending = np.empty(4 * k, dtype=np.int64)
+    n_pending = 0
     held = -1
     size = table.shape[0]
     start = b << BLOCK_SHIFT
@@ -318,12 +332,19 @@ def pattern_sweep_block(params, table, words, b, depth, value, dirty_next, out, 
         prank = np.int64(r * inverse)
         prank += (prank + 1) * n_free <= r
         prank -= prank * n_free > r
-        count += _expand_placement(params, table, prank, held, depth, value, dirty_next, out,
-                                   cells, tile_at, digits)
+        lowered, moves = _open_placement(params, table, prank, held, depth, moves_now, cells,
+                                         tile_at, digits)
+        count += lowered + _settle(table, pending, n_pending, value, dirty_next, n_free)
+        moves_now, pending, n_pending = pending, moves_now, moves
         held = prank
         r = (prank + 1) * n_free      # its other entries were handled with it
-    return count
+    return count + _settle(table, pending, n_pending, value, dirty_next, n_free)
+
+
+def pattern_goals(params: PatternParams) -> list[int]:
+    """The one abstract goal (see :func:`pattern_is_goal`)."""
+    return [params.goal_rank]
 
 
 register_abstraction(PatternParams, is_goal=pattern_is_goal, neighbours=pattern_neighbours,
-                     sweep_block=pattern_sweep_block)
+                     sweep_block=pattern_sweep_block, goals=pattern_goals)

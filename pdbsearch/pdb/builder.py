@@ -31,7 +31,9 @@ from typing import Callable
 
 import numba as nb
 import numpy as np
-from numba.extending import overload
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic, overload
 
 from ..errors import ResourceLimit
 from ..interrupts import take_interrupt_note
@@ -43,15 +45,18 @@ _ABSTRACTIONS: dict[type, dict[str, Callable]] = {}
 
 
 def register_abstraction(params_class: type, *, is_goal: Callable,
-                         neighbours: Callable, sweep_block: Callable | None = None) -> None:
+                         neighbours: Callable, sweep_block: Callable | None = None,
+                         goals: Callable | None = None) -> None:
     """Register the jitted kernels of an abstraction.
 
     ``sweep_block``, optional, replaces the generic :func:`sweep_block` (same
     signature and contract) where the abstraction can expand a block's
     layer faster than entry by entry (the sliding-tile patterns expand a
-    placement's regions together, unranking it once)."""
+    placement's regions together, unranking it once).  ``goals(params)``,
+    optional, plain Python, lists the goal ranks (the same as ``is_goal``
+    finds), which spares a test of every entry of a large table."""
     _ABSTRACTIONS[params_class] = {"is_goal": is_goal, "neighbours": neighbours,
-                                   "sweep_block": sweep_block}
+                                   "sweep_block": sweep_block, "goals": goals}
 
 
 def _kernel(params_type, name):
@@ -126,6 +131,27 @@ def has_byte(word, pattern):
     zero-byte test on their xor: exact as to whether there is one)."""
     x = word ^ pattern
     return ((x - _ONES) & ~x & _HIGHS) != np.uint64(0)
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Ask the processor to fetch ``array[index]`` into the cache, to be
+    written (LLVM's prefetch; a hint, with no effect on the result)."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        kind = signature.args[0]
+        ary = context.make_array(kind)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, kind, ary, [args[1]], wraparound=False)
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+            "llvm.prefetch.p0i8")
+        # write, keep in all cache levels, data
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(array, index), codegen
 
 
 @nb.njit(cache=True, inline="always")
@@ -285,7 +311,14 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
         from tqdm import tqdm
         bar = tqdm(total=size, desc=label, unit=" entries", unit_scale=True, leave=False)
     try:
-        found = seed_goals(params, table, dirty)
+        goals = _ABSTRACTIONS.get(type(params), {}).get("goals")
+        if goals is None:
+            found = seed_goals(params, table, dirty)
+        else:
+            ranks = np.asarray(goals(params), dtype=np.int64)
+            table[ranks] = 0
+            dirty[ranks >> BLOCK_SHIFT] = 1
+            found = len(ranks)
         if bar is not None:
             bar.update(found)
         depth = 0
