@@ -40,13 +40,16 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=None)
     ap.add_argument("--time-limit", type=float, default=600.0, help="seconds an instance")
     ap.add_argument("--db-dir", default=None)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads building a missing table (default 1)")
     ap.add_argument("--json", default="bench-results/fifteen.json")
     args = ap.parse_args()
 
     instances = parse_collection(Path(args.file).read_text(), args.file)[:args.first]
     partition = parse_partition(args.partition, 4, 4)
     t0 = time.perf_counter()
-    obtain_tables(4, 4, partition, not args.bytes, db_dir=args.db_dir, progress=True)
+    obtain_tables(4, 4, partition, not args.bytes, db_dir=args.db_dir, progress=True,
+                  threads=args.threads)
     tables_seconds = time.perf_counter() - t0
     options = FifteenRunOptions(algo=args.algo, partition=partition, db_dir=args.db_dir)
     records = []

@@ -8,22 +8,28 @@ does not matter, only its **region**: the connected set of non-pattern cells
 it can reach for free.  The abstract state is then (placement of the k
 tiles, region of the blank), and every abstract move costs 1: a pattern
 tile next to the blank's region slides into it, and the blank is then in
-the region of the cell the tile left.  That is a unit-cost graph the
-generic layered BFS builder (:mod:`pdbsearch.pdb.builder`) searches
-unchanged; the table the puzzle uses is its minimum over the regions
-(:func:`pdbsearch.pdb.builder.reduce_min`).
+the region of the cell the tile left.  The table the puzzle uses is the
+minimum over the regions (:func:`pdbsearch.pdb.builder.reduce_min`).
 
 Indexing: ``rank(placement) × (n − k) + j``, where the placement is ranked
 as a partial permutation (:func:`pdbsearch.pdb.ranking.rank_partial`) and
-``j`` is the index, among the non-pattern cells in cell order, of the
-smallest cell of the blank's region (its canonical representative).  The
-other ``j`` of a region are never reached (they stay at 255) and the
-minimum over ``j`` ignores them; the reduced table has ``n! / (n − k)!``
-entries, none unused.
+``j`` is the index of a non-pattern cell, in cell order.  Two ways fill it:
 
-The abstract goal is the pattern's tiles home and the blank in the region
-of cell 0 (the blank's goal cell, never a pattern cell), which the real
-goal maps to.
+* the generic layered BFS (:mod:`pdbsearch.pdb.builder`) over the unit-cost
+  region graph of :func:`pattern_neighbours`, where ``j`` is the smallest
+  cell of the blank's region (its representative; the other ``j`` of a
+  region stay at 255).  Kept as the reference the tests compare with.
+* the builder with this module's own block sweep
+  (:func:`pattern_sweep_block`, the default), where entry ``j`` holds the
+  distance of the region of cell ``j``: every cell of a region ends with the
+  same value.  A layer expands a placement once (not once a region): the
+  entries at the layer's depth are spread over their regions with one flood
+  fill, the moves out of those regions are found with masks, and each
+  child's rank is the parent's plus a change, not ranked anew.
+
+Both give the same table once reduced.  The abstract goal is the pattern's
+tiles home and the blank in the region of cell 0 (the blank's goal cell,
+never a pattern cell), which the real goal maps to.
 
 Bits: cells are bits of a uint64 (boards of at most 64 cells), and a region
 is grown by shifting its mask (a few word operations a step).
@@ -260,10 +266,11 @@ def _open_placement(params, table, prank, held, depth, out, cells, tile_at, digi
         rest ^= c
         # a cell of reach holds depth; a move may have put depth + 1 there
         # earlier in this layer, before its region was known
-        v = table[base + j]
-        lower = (reach & c) != np.uint64(0) and v > depth
-        table[base + j] = depth if lower else v
-        lowered += lower
+        # (stored only when lowered: a store of the value read could undo
+        # another thread's mark of a cell outside reach)
+        if (reach & c) != np.uint64(0) and table[base + j] > depth:
+            table[base + j] = depth
+            lowered += 1
     moves = _moves(params, prank, tile_at, occupied, reach, out)
     for m in range(moves):
         prefetch(table, out[m])
@@ -294,7 +301,16 @@ def pattern_sweep_block(params, table, words, b, depth, value, dirty_next, out, 
     """The builder's block sweep (:func:`pdbsearch.pdb.builder.sweep_block`)
     for patterns: a block owns the placements whose first entry lies in it;
     each placement with an entry at ``depth`` is unranked once (or stepped
-    to from the last one) and all its regions at ``depth`` are expanded."""
+    to from the last one) and all its regions at ``depth`` are expanded.
+
+    With several threads (interleaved blocks, see
+    :func:`~pdbsearch.pdb.builder.next_layer`) a race can leave a cell of a
+    region at ``depth + 1`` where its region's other cells hold ``depth``
+    (a move marked it while its region was being lowered): harmless, since
+    the cells the layer arrived at hold ``depth`` (so the minimum over the
+    placement is right) and every move out of that region was made in this
+    layer (so the cell's expansion at the next layer marks nothing).  No
+    store writes back 255, so no mark is ever lost."""
     n, k, n_free = params.ncells, params.k, params.n_free
     # scratch of the block (views of ``work`` would cost reference counting a placement)
     cells = np.empty(k, dtype=np.int64)

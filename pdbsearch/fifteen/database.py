@@ -6,12 +6,13 @@ A table belongs to one group of tiles on one board size; a partition (7-8,
 add up.  Files are named by what they encode, e.g.
 ``fifteen-pattern-4x4-t8-9-10-11-12-13-14-15-nibble.h5``.
 
-Building a group's table (:func:`build_pattern`): the generic BFS builder
-fills the table over (placement, blank region), one byte an entry
-(:mod:`.abstraction`); :func:`~pdbsearch.pdb.builder.reduce_min` keeps the
-minimum over the blank's region (one byte per placement); with
-``nibbles`` the values are then packed two a byte as the halved excess over
-the group's Manhattan distance (:mod:`.bounds`).  The build table is
+Building a group's table (:func:`build_pattern`): the BFS builder fills
+the table over (placement, blank cell), one byte an entry, with the
+patterns' own layer sweep (:mod:`.abstraction`); the minimum over the
+blank's cells is kept (one value per placement); with ``nibbles`` the
+values are packed two a byte as the halved excess over the group's
+Manhattan distance (:mod:`.bounds`), in the same pass
+(:func:`reduce_and_pack`).  The build table is
 ``n − k`` times the size of the reduced one: 4.15 G bytes for the 8-tile
 group of the 15-puzzle, freed once reduced.
 """
@@ -318,9 +319,10 @@ def obtain_tables(width: int, height: int, partition, nibbles: bool, *,
                   db_dir: str | Path | None = None, pdb_path: str | Path | None = None,
                   progress: bool = False, log: Callable[[str], None] | None = log_to_stderr,
                   deadline: float | None = None,
-                  memory_limit: int | None = None) -> list[np.ndarray]:
+                  memory_limit: int | None = None, threads: int = 1) -> list[np.ndarray]:
     """The tables of a partition: loaded, found in the database folder, or
-    built and saved there (within ``deadline`` and ``memory_limit``)."""
+    built and saved there (within ``deadline`` and ``memory_limit``, with
+    ``threads`` sweeping each layer)."""
     if pdb_path is not None and len(partition) != 1:
         raise PdbsearchError(f"--pdb names one table, the partition has {len(partition)}; "
                              f"use --db-dir")
@@ -332,7 +334,7 @@ def obtain_tables(width: int, height: int, partition, nibbles: bool, *,
             continue
 
         def build(spec=spec) -> tuple[np.ndarray, float]:
-            table, seconds, _ = build_pattern(spec, progress, deadline=deadline,
+            table, seconds, _ = build_pattern(spec, progress, threads, deadline=deadline,
                                               memory_limit=memory_limit)
             return table, seconds
         table = find_or_build(spec, pdb_filename(spec), build, db_dir, pdb_path, log,
@@ -358,7 +360,8 @@ def build_partition(width: int, height: int, partition, nibbles: bool = True, *,
         table, seconds, compile_seconds = build_pattern(spec, progress, threads)
         save_pdb(path, table, spec, seconds)
         n = width * height
-        description = (f"pattern PDB {width}x{height}, tiles {','.join(map(str, sorted(tiles)))}: "
+        description = (f"pattern PDB {width}x{height}, tiles "
+                       f"{','.join(map(str, sorted(tiles)))}: "
                        f"{placements(n, len(tiles)):,} placements, "
                        f"{'4-bit excess over Manhattan, two a byte' if nibbles else 'one byte each'}")
         infos.append(PdbInfo.of(path, table, description, seconds, compile_seconds))

@@ -228,11 +228,13 @@ def next_layer(params, table, words, depth, lo, hi, dirty, dirty_next, out_size,
     dense and sparse parts of the table are shared out evenly), each with
     its own scratch arrays and its own row of ``dirty_next`` (flags written
     by both cores in one array would bounce its cache lines between them:
-    the first try, with one row, took twice the CPU time of one thread).  Threads only ever change an entry from
+    the first try, with one row, took twice the CPU time of one thread).
+    With the generic sweep, threads only ever change an entry from
     UNREACHABLE to ``depth + 1``, and read only entries equal to ``depth``,
-    so the result is exact; two threads may both count the same new entry,
-    so the count (used for progress and to stop) can only be too high,
-    never zero by mistake.
+    so the result is exact (an abstraction's own sweep gives its own
+    argument); two threads may both count the same new entry, so the count
+    (used for progress and to stop) can only be too high, never zero by
+    mistake.
     """
     value = min(depth + 1, MAX_DISTANCE)
     counts = np.zeros(n_chunks, dtype=np.int64)

@@ -7,14 +7,14 @@ import random
 import numpy as np
 import pytest
 
+from pdbsearch.fifteen.abstraction import pattern_neighbours, pattern_params
 from pdbsearch.fifteen.model import Board
 from pdbsearch.fifteen.puzzle import FifteenPuzzle, decode, encode
-from pdbsearch.fifteen.abstraction import pattern_neighbours, pattern_params
-from pdbsearch.pdb.ranking import advance_placement, next_placement, placements, rank_partial, rank_partial_py, \
-    select_bit, unrank_digits, unrank_partial, unrank_partial_py
-from pdbsearch.testing.fifteen import pattern_moves
+from pdbsearch.pdb.ranking import advance_placement, next_placement, placements, \
+    rank_partial, rank_partial_py, select_bit, unrank_digits, unrank_partial, unrank_partial_py
 from pdbsearch.search.common import evaluate_heuristic, evaluate_is_goal, expand_into, \
     successor_buffers
+from pdbsearch.testing.fifteen import pattern_moves
 
 
 def random_board(width, height, rng, moves=200):
