@@ -297,17 +297,23 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
     t0 = time.perf_counter()
     no_bytes, no_words, no_flags = np.zeros(0, np.uint8), np.zeros(0, np.uint64), \
         np.zeros(0, np.uint8)
-    no_rows = np.zeros((threads, 0), np.uint8)
+    no_rows = np.zeros((8 * threads if threads > 1 else 1, 0), np.uint8)
     own = not generic
     next_layer_serial(params, no_bytes, no_words, 0, 0, 0, no_flags, no_rows, max_neighbours,
                       workspace, own)
     if threads > 1:
         next_layer(params, no_bytes, no_words, 0, 0, 0, no_flags, no_rows, max_neighbours,
-                   workspace, threads, own)
+                   workspace, no_rows.shape[0], own)
     compile_seconds = time.perf_counter() - t0
     start = time.perf_counter()
     blocks = block_count(size)
     dirty = np.zeros(blocks, dtype=np.uint8)
+    # With threads, more chunks than threads (each an interleaved share of
+    # the slice, so that a thread's chunks even out) and longer slices (a
+    # slice ends with the slowest thread's share: with 2 chunks of 32
+    # blocks, two threads kept only 1.3 cores busy).
+    chunks = 8 * threads if threads > 1 else 1
+    span = SLICE_BLOCKS * (8 if threads > 1 else 1)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -329,13 +335,13 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
             # repeating that layer until nothing new appears.
             current = min(depth, MAX_DISTANCE)
             found = 0
-            # a row of flags a thread, merged after the layer
-            dirty_next = np.zeros((threads, blocks), dtype=np.uint8)
-            for lo in range(0, blocks, SLICE_BLOCKS):
-                hi = min(blocks, lo + SLICE_BLOCKS)
+            # a row of flags a chunk, merged after the layer
+            dirty_next = np.zeros((chunks, blocks), dtype=np.uint8)
+            for lo in range(0, blocks, span):
+                hi = min(blocks, lo + span)
                 if threads > 1:
                     found += next_layer(params, table, words, current, lo, hi, dirty,
-                                        dirty_next, max_neighbours, workspace, threads, own)
+                                        dirty_next, max_neighbours, workspace, chunks, own)
                 else:
                     found += next_layer_serial(params, table, words, current, lo, hi, dirty,
                                                dirty_next, max_neighbours, workspace, own)
