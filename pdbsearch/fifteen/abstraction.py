@@ -312,7 +312,7 @@ def pattern_sweep_block(params, table, words, b, depth, value, dirty_next, out, 
     layer (so the cell's expansion at the next layer marks nothing).  No
     store writes back 255, so no mark is ever lost."""
     n, k, n_free = params.ncells, params.k, params.n_free
-    # scratch of the block (views of ``work`` would cost reference counting a placement)
+    # scratch of the block: the placement held (its cells, digits, the tile on each cell)
     cells = np.empty(k, dtype=np.int64)
     tile_at = np.zeros(n, dtype=np.int64)
     digits = np.empty(k, dtype=np.int64)
