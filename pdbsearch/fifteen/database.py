@@ -6,12 +6,13 @@ A table belongs to one group of tiles on one board size; a partition (7-8,
 add up.  Files are named by what they encode, e.g.
 ``fifteen-pattern-4x4-t8-9-10-11-12-13-14-15-nibble.h5``.
 
-Building a group's table (:func:`build_pattern`): the generic BFS builder
-fills the table over (placement, blank region), one byte an entry
-(:mod:`.abstraction`); :func:`~pdbsearch.pdb.builder.reduce_min` keeps the
-minimum over the blank's region (one byte per placement); with
-``nibbles`` the values are then packed two a byte as the halved excess over
-the group's Manhattan distance (:mod:`.bounds`).  The build table is
+Building a group's table (:func:`build_pattern`): the BFS builder fills
+the table over (placement, blank cell), one byte an entry, with the
+patterns' own layer sweep (:mod:`.abstraction`); the minimum over the
+blank's cells is kept (one value per placement); with ``nibbles`` the
+values are packed two a byte as the halved excess over the group's
+Manhattan distance (:mod:`.bounds`), in the same pass
+(:func:`reduce_and_pack`).  The build table is
 ``n − k`` times the size of the reduced one: 4.15 G bytes for the 8-tile
 group of the 15-puzzle, freed once reduced.
 """
@@ -27,7 +28,7 @@ import numpy as np
 from ..errors import PdbsearchError, ResourceLimit
 from ..machine import resident_bytes
 from ..pdb.builder import build_table, reduce_min
-from ..pdb.ranking import placements, rank_partial, unrank_partial
+from ..pdb.ranking import next_placement, placements, rank_partial, unrank_partial
 from ..pdb.store import PdbInfo, PdbSpec, UNREACHABLE, default_db_dir, find_or_build, \
     log_to_stderr, save_pdb
 from .abstraction import max_neighbours, pattern_params, table_size, workspace_size
@@ -110,19 +111,53 @@ def manhattan_table(width: int, height: int) -> np.ndarray:
     return md
 
 
+@nb.njit(cache=True, inline="always")
+def _nibble(v, cells, tiles, md):
+    """The 4-bit entry of value ``v`` at placement ``cells``:
+    min(15, (v - Manhattan distance) / 2), 15 where unreachable."""
+    d = 0
+    for i in range(tiles.shape[0]):
+        d += md[tiles[i], cells[i]]
+    return 15 if v == UNREACHABLE else min(15, (np.int64(v) - d) >> 1)
+
+
 @nb.njit(cache=True)
 def _pack(reduced, tiles, n, md, out):
-    """Two 4-bit entries a byte: min(15, (value - Manhattan distance) / 2)."""
+    """Two 4-bit entries a byte (:func:`_nibble`), placements in rank order
+    (stepped, not unranked one by one)."""
     k = tiles.shape[0]
     cells = np.empty(k, dtype=np.int64)
+    unrank_partial(0, k, n, cells)
     for r in range(reduced.shape[0]):
-        unrank_partial(r, k, n, cells)
-        d = 0
-        for i in range(k):
-            d += md[tiles[i], cells[i]]
-        v = np.int64(reduced[r])
-        e = 15 if v == UNREACHABLE else min(15, (v - d) >> 1)
-        out[r >> 1] |= np.uint8(e << ((r & 1) << 2))
+        out[r >> 1] |= np.uint8(_nibble(reduced[r], cells, tiles, md) << ((r & 1) << 2))
+        next_placement(cells, k, n)
+
+
+@nb.njit(cache=True)
+def _reduce_pack(full, group, tiles, n, md, out, lo, hi):
+    """:func:`~pdbsearch.pdb.builder.reduce_min` then :func:`_pack` in one
+    pass, without the intermediate one-byte table, for placements
+    ``lo .. hi - 1`` (``lo`` even: a byte is never shared between calls)."""
+    k = tiles.shape[0]
+    cells = np.empty(k, dtype=np.int64)
+    unrank_partial(lo, k, n, cells)
+    for r in range(lo, hi):
+        best = UNREACHABLE
+        for j in range(r * group, (r + 1) * group):
+            if full[j] < best:
+                best = full[j]
+        out[r >> 1] |= np.uint8(_nibble(best, cells, tiles, md) << ((r & 1) << 2))
+        next_placement(cells, k, n)
+
+
+@nb.njit(cache=True, parallel=True)
+def _reduce_pack_parallel(full, group, tiles, n, md, out, chunks):
+    """:func:`_reduce_pack` over ``chunks`` even-aligned ranges in parallel."""
+    count = full.shape[0] // group
+    for c in nb.prange(chunks):
+        lo = (count * c // chunks) & ~1
+        hi = (count * (c + 1) // chunks) & ~1 if c + 1 < chunks else count
+        _reduce_pack(full, group, tiles, n, md, out, lo, hi)
 
 
 def pack_nibbles(reduced: np.ndarray, width: int, height: int, tiles) -> np.ndarray:
@@ -130,6 +165,21 @@ def pack_nibbles(reduced: np.ndarray, width: int, height: int, tiles) -> np.ndar
     out = np.zeros((reduced.shape[0] + 1) // 2, dtype=np.uint8)
     _pack(reduced, np.array(sorted(tiles), dtype=np.int64), width * height,
           manhattan_table(width, height), out)
+    return out
+
+
+def reduce_and_pack(full: np.ndarray, width: int, height: int, tiles,
+                    threads: int = 1) -> np.ndarray:
+    """The 4-bit table of a build table over (placement, blank cell)."""
+    n, k = width * height, len(tiles)
+    count = placements(n, k)
+    out = np.zeros((count + 1) // 2, dtype=np.uint8)
+    args = (full, n - k, np.array(sorted(tiles), dtype=np.int64), n,
+            manhattan_table(width, height), out)
+    if threads > 1:     # (the parallel runtime only when asked: see build_table)
+        _reduce_pack_parallel(*args, 4 * threads)
+    else:
+        _reduce_pack(*args, 0, count)
     return out
 
 
@@ -153,10 +203,11 @@ def build_pattern(spec: PdbSpec, progress: bool = False, threads: int = 1,
         label=f"pattern PDB {p['width']}x{p['height']} tiles "
               f"{','.join(map(str, p['tiles']))}", threads=threads, deadline=deadline)
     t0 = time.perf_counter()
-    table = reduce_min(full, params.n_free)
-    del full
     if p["entries"] == "nibble":
-        table = pack_nibbles(table, p["width"], p["height"], p["tiles"])
+        table = reduce_and_pack(full, p["width"], p["height"], p["tiles"], threads)
+    else:
+        table = reduce_min(full, params.n_free)
+    del full
     return table, seconds + time.perf_counter() - t0, compile_seconds
 
 
@@ -268,9 +319,10 @@ def obtain_tables(width: int, height: int, partition, nibbles: bool, *,
                   db_dir: str | Path | None = None, pdb_path: str | Path | None = None,
                   progress: bool = False, log: Callable[[str], None] | None = log_to_stderr,
                   deadline: float | None = None,
-                  memory_limit: int | None = None) -> list[np.ndarray]:
+                  memory_limit: int | None = None, threads: int = 1) -> list[np.ndarray]:
     """The tables of a partition: loaded, found in the database folder, or
-    built and saved there (within ``deadline`` and ``memory_limit``)."""
+    built and saved there (within ``deadline`` and ``memory_limit``, with
+    ``threads`` sweeping each layer)."""
     if pdb_path is not None and len(partition) != 1:
         raise PdbsearchError(f"--pdb names one table, the partition has {len(partition)}; "
                              f"use --db-dir")
@@ -282,7 +334,7 @@ def obtain_tables(width: int, height: int, partition, nibbles: bool, *,
             continue
 
         def build(spec=spec) -> tuple[np.ndarray, float]:
-            table, seconds, _ = build_pattern(spec, progress, deadline=deadline,
+            table, seconds, _ = build_pattern(spec, progress, threads, deadline=deadline,
                                               memory_limit=memory_limit)
             return table, seconds
         table = find_or_build(spec, pdb_filename(spec), build, db_dir, pdb_path, log,
@@ -308,7 +360,8 @@ def build_partition(width: int, height: int, partition, nibbles: bool = True, *,
         table, seconds, compile_seconds = build_pattern(spec, progress, threads)
         save_pdb(path, table, spec, seconds)
         n = width * height
-        description = (f"pattern PDB {width}x{height}, tiles {','.join(map(str, sorted(tiles)))}: "
+        description = (f"pattern PDB {width}x{height}, tiles "
+                       f"{','.join(map(str, sorted(tiles)))}: "
                        f"{placements(n, len(tiles)):,} placements, "
                        f"{'4-bit excess over Manhattan, two a byte' if nibbles else 'one byte each'}")
         infos.append(PdbInfo.of(path, table, description, seconds, compile_seconds))

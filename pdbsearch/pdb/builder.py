@@ -18,8 +18,10 @@ The builder fills a table of one byte per entry: the exact abstract distance
 (capped at :data:`MAX_DISTANCE`, which keeps it a lower bound) or
 :data:`UNREACHABLE` for states from which no abstract goal can be reached;
 a real state that maps there is dead.  Each layer is found by scanning the
-table for the previous layer (no queue: memory is the table alone), one
-jitted call a layer, so tqdm can show progress layer by layer.
+table for the previous layer (no queue: memory is the table alone): eight
+entries a word at once, and only in the blocks where the previous layer
+wrote something; the sweep is cut in slices of blocks, one jitted call a
+slice, so tqdm shows progress and a deadline or Ctrl-C stops it soon.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from typing import Callable
 
 import numba as nb
 import numpy as np
-from numba.extending import overload
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic, overload
 
 from ..errors import ResourceLimit
 from ..interrupts import take_interrupt_note
@@ -41,9 +45,18 @@ _ABSTRACTIONS: dict[type, dict[str, Callable]] = {}
 
 
 def register_abstraction(params_class: type, *, is_goal: Callable,
-                         neighbours: Callable) -> None:
-    """Register the jitted kernels of an abstraction."""
-    _ABSTRACTIONS[params_class] = {"is_goal": is_goal, "neighbours": neighbours}
+                         neighbours: Callable, sweep_block: Callable | None = None,
+                         goals: Callable | None = None) -> None:
+    """Register the jitted kernels of an abstraction.
+
+    ``sweep_block``, optional, replaces the generic :func:`sweep_block` (same
+    signature and contract) where the abstraction can expand a block's
+    layer faster than entry by entry (the sliding-tile patterns expand a
+    placement's regions together, unranking it once).  ``goals(params)``,
+    optional, plain Python, lists the goal ranks (the same as ``is_goal``
+    finds), which spares a test of every entry of a large table."""
+    _ABSTRACTIONS[params_class] = {"is_goal": is_goal, "neighbours": neighbours,
+                                   "sweep_block": sweep_block, "goals": goals}
 
 
 def _kernel(params_type, name):
@@ -63,6 +76,12 @@ def abstract_neighbours(params, rank, out, work):
     raise NotImplementedError
 
 
+def abstract_sweep_block(params, table, words, b, depth, value, dirty_next, out, work):
+    """Expand one block's layer (dispatched inside numba: the abstraction's
+    own ``sweep_block`` or the generic one)."""
+    raise NotImplementedError
+
+
 @overload(abstract_is_goal, jit_options={"cache": True})
 def _ov_goal(params, rank):
     fn = _kernel(params, "is_goal")
@@ -75,58 +94,166 @@ def _ov_neighbours(params, rank, out, work):
     return lambda params, rank, out, work: fn(params, rank, out, work)
 
 
+#: Entries of a block: the sweep visits only the blocks where the previous
+#: layer wrote something (a flag a block), so the sparse first and last
+#: layers of a large table cost little.
+BLOCK_SHIFT = 16
+#: Blocks swept by one call of the layer kernel, so that a deadline and
+#: Ctrl-C are checked every few tenths of a second even in a large table.
+SLICE_BLOCKS = 64
+
+_ONES = np.uint64(0x0101010101010101)
+_HIGHS = np.uint64(0x8080808080808080)
+_LOWS = np.uint64(0x7F7F7F7F7F7F7F7F)
+
+
+def block_count(size: int) -> int:
+    """How many blocks of ``1 << BLOCK_SHIFT`` entries cover ``size`` entries."""
+    return -(-size // (1 << BLOCK_SHIFT))
+
+
 @nb.njit(cache=True)
-def seed_goals(params, table):
-    """Set every abstract goal to distance 0; returns how many there are."""
+def seed_goals(params, table, dirty):
+    """Set every abstract goal to distance 0 and flag its block; returns
+    how many there are."""
     count = 0
     for r in range(table.shape[0]):
         if abstract_is_goal(params, r):
             table[r] = 0
+            dirty[r >> BLOCK_SHIFT] = 1
             count += 1
     return count
 
 
 @nb.njit(cache=True, inline="always")
-def _sweep(params, table, depth, value, lo, hi, out, work):
-    """Mark the unvisited neighbours of the layer-``depth`` entries in
-    ``lo .. hi - 1`` with ``value``; returns how many were marked."""
+def has_byte(word, pattern):
+    """True when some byte of ``word`` equals that of ``pattern`` (the
+    zero-byte test on their xor: exact as to whether there is one)."""
+    x = word ^ pattern
+    return ((x - _ONES) & ~x & _HIGHS) != np.uint64(0)
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Ask the processor to fetch ``array[index]`` into the cache, to be
+    written (LLVM's prefetch; a hint, with no effect on the result)."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        kind = signature.args[0]
+        ary = context.make_array(kind)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, kind, ary, [args[1]], wraparound=False)
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+            "llvm.prefetch.p0i8")
+        # write, keep in all cache levels, data
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(array, index), codegen
+
+
+@nb.njit(cache=True, inline="always")
+def byte_matches(word, pattern):
+    """The high bit of every byte of ``word`` equal to that of ``pattern``,
+    and no other bit (exact, unlike :func:`has_byte`: no carries cross the
+    bytes), so the first match is the lowest set bit over 8."""
+    x = word ^ pattern
+    return ~(((x & _LOWS) + _LOWS) | x | _LOWS)
+
+
+@nb.njit(cache=True, inline="always")
+def _expand_entry(params, table, r, value, dirty_next, out, work):
+    """Mark the unvisited neighbours of entry ``r``; returns how many."""
     count = 0
-    for r in range(lo, hi):
-        if table[r] != depth:
-            continue
-        n = abstract_neighbours(params, r, out, work)
-        for i in range(n):
-            s = out[i]
-            if table[s] == UNREACHABLE:
-                table[s] = value
-                count += 1
+    n = abstract_neighbours(params, r, out, work)
+    for i in range(n):
+        s = out[i]
+        if table[s] == UNREACHABLE:
+            table[s] = value
+            dirty_next[s >> BLOCK_SHIFT] = 1
+            count += 1
     return count
 
 
-@nb.njit(cache=True, parallel=True)
-def next_layer(params, table, depth, lo, hi, out_size, work_size, n_chunks):
-    """Mark the unvisited neighbours of the layer-``depth`` entries in
-    ``lo .. hi - 1``; returns their count.
+@nb.njit(cache=True, inline="always")
+def sweep_block(params, table, words, b, depth, value, dirty_next, out, work):
+    """Expand the layer-``depth`` entries of block ``b`` (mark their
+    unvisited neighbours ``value``, flag the blocks written in
+    ``dirty_next``); returns how many were marked.  Eight entries a word
+    are tested at once, so the stretches without any cost a compare a
+    word."""
+    size = table.shape[0]
+    start = b << BLOCK_SHIFT
+    end = min(start + (1 << BLOCK_SHIFT), size)
+    pattern = np.uint64(depth) * _ONES
+    count = 0
+    w_end = min(end >> 3, words.shape[0])
+    for w in range(start >> 3, w_end):
+        if not has_byte(words[w], pattern):
+            continue
+        for r in range(w << 3, (w << 3) + 8):
+            if table[r] == depth:
+                count += _expand_entry(params, table, r, value, dirty_next, out, work)
+    for r in range(max(start, w_end << 3), end):  # the bytes past the last whole word
+        if table[r] == depth:
+            count += _expand_entry(params, table, r, value, dirty_next, out, work)
+    return count
 
-    The range is split into chunks swept in parallel, each with its own
-    scratch arrays.  Threads only ever change an entry from UNREACHABLE to
-    ``depth + 1``, and read only entries equal to ``depth``, so the result is
-    exact; two threads may both count the same new entry, so the count (used
-    for progress and to stop) can only be too high, never zero by mistake.
+
+@overload(abstract_sweep_block, jit_options={"cache": True})
+def _ov_sweep_block(params, table, words, b, depth, value, dirty_next, out, work):
+    fn = _kernel(params, "sweep_block") or sweep_block
+    return lambda params, table, words, b, depth, value, dirty_next, out, work: fn(
+        params, table, words, b, depth, value, dirty_next, out, work)
+
+
+@nb.njit(cache=True, inline="always")
+def _sweep_one(params, table, words, b, depth, value, dirty_next, out, work, own_sweep):
+    """Block ``b`` swept by the abstraction's own kernel, or the generic one."""
+    if own_sweep:
+        return abstract_sweep_block(params, table, words, b, depth, value, dirty_next, out,
+                                    work)
+    return sweep_block(params, table, words, b, depth, value, dirty_next, out, work)
+
+
+@nb.njit(cache=True, parallel=True)
+def next_layer(params, table, words, depth, lo, hi, dirty, dirty_next, out_size, work_size,
+               n_chunks, own_sweep):
+    """Mark the unvisited neighbours of the layer-``depth`` entries in the
+    flagged blocks ``lo .. hi - 1``; returns their count.
+
+    Chunk t sweeps the blocks t, t + n_chunks, ... (interleaved, so the
+    dense and sparse parts of the table are shared out evenly), each with
+    its own scratch arrays and its own row of ``dirty_next`` (flags written
+    by both cores in one array would bounce its cache lines between them:
+    the first try, with one row, took twice the CPU time of one thread).
+    With the generic sweep, threads only ever change an entry from
+    UNREACHABLE to ``depth + 1``, and read only entries equal to ``depth``,
+    so the result is exact (an abstraction's own sweep gives its own
+    argument); two threads may both count the same new entry, so the count
+    (used for progress and to stop) can only be too high, never zero by
+    mistake.
     """
     value = min(depth + 1, MAX_DISTANCE)
     counts = np.zeros(n_chunks, dtype=np.int64)
-    span = hi - lo
     for t in nb.prange(n_chunks):
         out = np.empty(out_size, dtype=np.int64)
         work = np.zeros(work_size, dtype=np.int64)
-        counts[t] = _sweep(params, table, depth, value, lo + span * t // n_chunks,
-                           lo + span * (t + 1) // n_chunks, out, work)
+        c = 0
+        flags = dirty_next[t]
+        for b in range(lo + t, hi, n_chunks):
+            if dirty[b]:
+                c += _sweep_one(params, table, words, b, depth, value, flags, out, work,
+                                own_sweep)
+        counts[t] = c
     return counts.sum()
 
 
 @nb.njit(cache=True)
-def next_layer_serial(params, table, depth, lo, hi, out_size, work_size):
+def next_layer_serial(params, table, words, depth, lo, hi, dirty, dirty_next, out_size,
+                      work_size, own_sweep):
     """:func:`next_layer` in one thread, without the parallel runtime: once
     that (OpenMP) runtime has started, a ``fork()`` of the process is unsafe,
     and ``pdbsearch levels`` builds a PDB in the parent before it forks one
@@ -134,18 +261,23 @@ def next_layer_serial(params, table, depth, lo, hi, out_size, work_size):
     value = min(depth + 1, MAX_DISTANCE)
     out = np.empty(out_size, dtype=np.int64)
     work = np.zeros(work_size, dtype=np.int64)
-    return _sweep(params, table, depth, value, lo, hi, out, work)
-
-
-#: Entries swept by one call of the layer kernel, so that a deadline is
-#: checked every few tenths of a second even in a large table.
-SLICE = 1 << 21
+    count = 0
+    flags = dirty_next[0]
+    for b in range(lo, hi):
+        if dirty[b]:
+            count += _sweep_one(params, table, words, b, depth, value, flags, out, work,
+                                own_sweep)
+    return count
 
 
 def build_table(params, size: int, max_neighbours: int, workspace: int,
                 progress: bool = False, label: str = "PDB", threads: int = 1,
-                deadline: float | None = None) -> tuple[np.ndarray, float, float]:
+                deadline: float | None = None, generic: bool = False
+                ) -> tuple[np.ndarray, float, float]:
     """Fill the table by BFS; returns (table, build seconds, compile seconds).
+
+    ``generic`` sweeps with the generic kernel even where the abstraction
+    registered its own (the tests compare the two).
 
     Layers past :data:`MAX_DISTANCE` keep the value 254, still a lower bound.
     ``threads`` sets how many threads sweep each layer.  Past ``deadline``
@@ -154,6 +286,8 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
     slices, so it stops soon after).
     """
     table = np.full(size, UNREACHABLE, dtype=np.uint8)
+    # the whole words of the table, for the eight-at-a-time test
+    words = table[:size - size % 8].view(np.uint64)
     # One thread by default: on a shared 2-core machine two threads were
     # 3x slower (docs/benchmarks.md); --threads opts in.  One thread runs
     # the serial sweep, which never starts the parallel runtime.
@@ -161,17 +295,38 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
     if threads > 1:
         nb.set_num_threads(threads)
     t0 = time.perf_counter()
-    next_layer_serial(params, np.zeros(0, np.uint8), 0, 0, 0, max_neighbours, workspace)
+    no_bytes, no_words, no_flags = np.zeros(0, np.uint8), np.zeros(0, np.uint64), \
+        np.zeros(0, np.uint8)
+    no_rows = np.zeros((8 * threads if threads > 1 else 1, 0), np.uint8)
+    own = not generic
+    next_layer_serial(params, no_bytes, no_words, 0, 0, 0, no_flags, no_rows, max_neighbours,
+                      workspace, own)
     if threads > 1:
-        next_layer(params, np.zeros(0, np.uint8), 0, 0, 0, max_neighbours, workspace, 1)
+        next_layer(params, no_bytes, no_words, 0, 0, 0, no_flags, no_rows, max_neighbours,
+                   workspace, no_rows.shape[0], own)
     compile_seconds = time.perf_counter() - t0
     start = time.perf_counter()
+    blocks = block_count(size)
+    dirty = np.zeros(blocks, dtype=np.uint8)
+    # With threads, more chunks than threads (each an interleaved share of
+    # the slice, so that a thread's chunks even out) and longer slices (a
+    # slice ends with the slowest thread's share: with 2 chunks of 32
+    # blocks, two threads kept only 1.3 cores busy).
+    chunks = 8 * threads if threads > 1 else 1
+    span = SLICE_BLOCKS * (8 if threads > 1 else 1)
     bar = None
     if progress:
         from tqdm import tqdm
         bar = tqdm(total=size, desc=label, unit=" entries", unit_scale=True, leave=False)
     try:
-        found = seed_goals(params, table)
+        goals = _ABSTRACTIONS.get(type(params), {}).get("goals")
+        if goals is None:
+            found = seed_goals(params, table, dirty)
+        else:
+            ranks = np.asarray(goals(params), dtype=np.int64)
+            table[ranks] = 0
+            dirty[ranks >> BLOCK_SHIFT] = 1
+            found = len(ranks)
         if bar is not None:
             bar.update(found)
         depth = 0
@@ -180,19 +335,22 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
             # repeating that layer until nothing new appears.
             current = min(depth, MAX_DISTANCE)
             found = 0
-            for lo in range(0, size, SLICE):
-                hi = min(size, lo + SLICE)
+            # a row of flags a chunk, merged after the layer
+            dirty_next = np.zeros((chunks, blocks), dtype=np.uint8)
+            for lo in range(0, blocks, span):
+                hi = min(blocks, lo + span)
                 if threads > 1:
-                    found += next_layer(params, table, current, lo, hi, max_neighbours,
-                                        workspace, 8 * threads)
+                    found += next_layer(params, table, words, current, lo, hi, dirty,
+                                        dirty_next, max_neighbours, workspace, chunks, own)
                 else:
-                    found += next_layer_serial(params, table, current, lo, hi, max_neighbours,
-                                               workspace)
+                    found += next_layer_serial(params, table, words, current, lo, hi, dirty,
+                                               dirty_next, max_neighbours, workspace, own)
                 if take_interrupt_note():   # a Ctrl-C that numba's compiler swallowed
                     raise KeyboardInterrupt
                 if deadline is not None and time.perf_counter() > deadline:
                     raise ResourceLimit("time", f"the time limit stopped building the {label} "
                                                 f"({size:,} entries) at layer {depth}")
+            dirty = np.bitwise_or.reduce(dirty_next, axis=0)
             depth += 1
             if bar is not None:
                 bar.update(found)

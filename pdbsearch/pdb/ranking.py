@@ -13,6 +13,9 @@ from math import comb
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 
 
 def binomial_table(n: int, k: int) -> np.ndarray:
@@ -72,19 +75,56 @@ def unrank_subset_py(n: int, k: int, r: int) -> list[int]:
 # where ``d_i`` is ``p_i`` minus the number of earlier cells below it; a
 # bijection onto ``0 .. n!/(n-k)! - 1`` (no unused entries).
 
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's population count of a uint64 (one instruction where the CPU has it)."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    """LLVM's count of trailing zeros of a uint64 (64 for zero)."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+    return types.uint64(types.uint64), codegen
 
 
 @nb.njit(cache=True, inline="always")
 def popcount64(x):
-    """Set bits of a uint64 (the SWAR count: no loop, no table)."""
-    x = x - ((x >> np.uint64(1)) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
+    """Set bits of a uint64, as an int64."""
+    return np.int64(_ctpop(np.uint64(x)))
+
+
+@nb.njit(cache=True, inline="always")
+def lowest_bit(x):
+    """Index of the lowest set bit of a non-zero uint64, as an int64."""
+    return np.int64(_cttz(np.uint64(x)))
+
+
+@nb.njit(cache=True, inline="always")
+def select_bit(mask, d):
+    """Index of the ``d``-th (0-based) set bit of ``mask``, which has more
+    than ``d`` set bits: a binary search on the population counts of the
+    low halves, without branches (a loop of ``d`` steps mispredicts its
+    exit about once a call, which cost more than the whole search)."""
+    m = np.uint64(mask)
+    left = np.uint64(d)
+    pos = np.uint64(0)
+    for width in (32, 16, 8, 4, 2, 1):
+        low = _ctpop(m & ((np.uint64(1) << np.uint64(width)) - np.uint64(1)))
+        take = np.uint64(left >= low)
+        left -= take * low
+        m >>= take * np.uint64(width)
+        pos += take * np.uint64(width)
+    return np.int64(pos)
 
 
 def placements(n: int, k: int) -> int:
@@ -112,19 +152,84 @@ def unrank_partial(r, k, n, out):
     for i in range(k - 1, -1, -1):
         out[i] = r % (n - i)
         r //= n - i
+    one = np.uint64(1)
+    free = (one << np.uint64(n)) - one if n < 64 else ~np.uint64(0)
+    for i in range(k):
+        # the d-th cell (0-based) not used yet
+        c = select_bit(free, out[i])
+        out[i] = c
+        free &= ~(one << np.uint64(c))
+
+
+@nb.njit(cache=True, inline="always")
+def next_placement(cells, k, n):
+    """Step ``cells[0 .. k-1]`` to the placement of the next rank (the
+    mixed-radix counter's last digit up, with carries); returns False past
+    the last.  Iterating a table in rank order this way costs a cell or two
+    a step instead of a whole unranking."""
+    one = np.uint64(1)
+    full = (one << np.uint64(n)) - one if n < 64 else ~np.uint64(0)
     used = np.uint64(0)
     for i in range(k):
-        d = out[i]
-        # the d-th cell (0-based) not used yet
-        c = 0
-        while True:
-            if (used >> np.uint64(c)) & np.uint64(1) == 0:
-                if d == 0:
-                    break
-                d -= 1
-            c += 1
-        out[i] = c
-        used |= np.uint64(1) << np.uint64(c)
+        used |= one << np.uint64(cells[i])
+    i = k - 1
+    while i >= 0:
+        used &= ~(one << np.uint64(cells[i]))
+        # the next free cell above the current one, if any
+        above = full & ~used & ~((one << np.uint64(cells[i] + 1)) - one) \
+            if cells[i] + 1 < 64 else np.uint64(0)
+        if above:
+            cells[i] = lowest_bit(above)
+            used |= one << np.uint64(cells[i])
+            # the later tiles restart on the lowest free cells
+            for j in range(i + 1, k):
+                c = lowest_bit(full & ~used)
+                cells[j] = c
+                used |= one << np.uint64(c)
+            return True
+        i -= 1
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def advance_placement(digits, cells, k, n, steps):
+    """Move the placement ``cells[0 .. k-1]``, whose mixed-radix digits are
+    ``digits`` (see :func:`rank_partial`), ``steps`` ranks on: add to the
+    last digit, carry, and find the cells again only from the first digit
+    that changed (a short step changes one or two).  The rank must stay
+    below ``n! / (n - k)!``."""
+    one = np.uint64(1)
+    i = k - 1
+    d = digits[i] + steps
+    while d >= n - i:
+        carry = d // (n - i)
+        digits[i] = d - carry * (n - i)
+        i -= 1
+        d = digits[i] + carry
+    digits[i] = d
+    used = np.uint64(0)
+    for j in range(i):
+        used |= one << np.uint64(cells[j])
+    free = ((one << np.uint64(n)) - one if n < 64 else ~np.uint64(0)) & ~used
+    for j in range(i, k):
+        c = select_bit(free, digits[j])
+        cells[j] = c
+        free &= ~(one << np.uint64(c))
+
+
+@nb.njit(cache=True, inline="always")
+def unrank_digits(r, k, n, digits, cells):
+    """:func:`unrank_partial`, keeping the mixed-radix digits too (for
+    :func:`advance_placement`)."""
+    for i in range(k - 1, -1, -1):
+        digits[i] = r % (n - i)
+        r //= n - i
+    one = np.uint64(1)
+    free = (one << np.uint64(n)) - one if n < 64 else ~np.uint64(0)
+    for i in range(k):
+        c = select_bit(free, digits[i])
+        cells[i] = c
+        free &= ~(one << np.uint64(c))
 
 
 def rank_partial_py(cells: list[int], n: int) -> int:

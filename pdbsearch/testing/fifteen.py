@@ -74,3 +74,38 @@ def pattern_distances(width: int, height: int, tiles) -> dict[tuple[int, ...], i
             table[cells] = d
     assert all(len(set(c)) == len(c) for c in table) and n > len(tiles)
     return table
+
+
+def _component(cell: int, free: set[int], width: int, height: int) -> set[int]:
+    """The cells of ``free`` connected to ``cell`` (in it), by a plain flood fill."""
+    seen, todo = {cell}, [cell]
+    while todo:
+        c = todo.pop()
+        x, y = c % width, c // width
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            d = (y + dy) * width + x + dx
+            if 0 <= x + dx < width and 0 <= y + dy < height and d in free and d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return seen
+
+
+def pattern_moves(width: int, height: int, cells: tuple[int, ...], blank: int
+                  ) -> set[tuple[tuple[int, ...], int]]:
+    """The abstract states one pattern-tile move from (``cells``, the blank's
+    region, given by any ``blank`` cell in it), each as (cells, the lowest
+    cell of the blank's new region): the plain form of
+    :func:`pdbsearch.fifteen.abstraction.pattern_neighbours`."""
+    n = width * height
+    free = set(range(n)) - set(cells)
+    reach = _component(blank, free, width, height)
+    out = set()
+    for i, p in enumerate(cells):
+        x, y = p % width, p // width
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            q = (y + dy) * width + x + dx
+            if 0 <= x + dx < width and 0 <= y + dy < height and q in reach:
+                moved = cells[:i] + (q,) + cells[i + 1:]
+                new_free = (free - {q}) | {p}
+                out.add((moved, min(_component(p, new_free, width, height))))
+    return out

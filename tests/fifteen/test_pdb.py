@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from pdbsearch.errors import PdbFileError
-from pdbsearch.fifteen.abstraction import pattern_params, table_size
+from pdbsearch.fifteen.abstraction import max_neighbours, pattern_params, table_size, \
+    workspace_size
 from pdbsearch.fifteen.database import build_pattern, obtain_tables, pack_nibbles, \
     pattern_spec, pdb_filename, verify_pattern
-from pdbsearch.pdb.builder import reduce_min
+from pdbsearch.pdb.builder import build_table, reduce_min
 from pdbsearch.pdb.ranking import placements, unrank_partial_py
 from pdbsearch.pdb.store import save_pdb
 from pdbsearch.testing.fifteen import pattern_distances
@@ -45,6 +46,25 @@ def test_entries_match_the_plain_abstract_bfs(width, height, tiles, entries):
             abs(c % width - t % width) + abs(c // width - t // width)
             for t, c in zip(tiles, cells))) // 2 < 15 else got <= want
     assert verify_pattern(spec, table) is None
+
+
+@pytest.mark.parametrize("width, height, tiles", [
+    (3, 3, (1, 2, 3, 4)), (4, 4, (1, 2, 3, 4)), (4, 4, (3, 7, 9, 12)), (2, 4, (1, 3, 5, 7)),
+    (5, 3, (1, 6, 8, 13))])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_placement_sweep_matches_the_generic_one(width, height, tiles, threads):
+    """The patterns' own sweep (an entry a blank cell, a flood fill a
+    placement) against the generic builder over the region graph (an entry
+    a region, the unit-cost neighbours): the same table once reduced."""
+    params = pattern_params(width, height, tiles)
+    size = table_size(params)
+    fast, _, _ = build_table(params, size, max_neighbours(params), workspace_size(params),
+                             threads=threads)
+    generic, _, _ = build_table(params, size, max_neighbours(params), workspace_size(params),
+                                generic=True)
+    assert np.array_equal(reduce_min(fast, params.n_free), reduce_min(generic, params.n_free))
+    # every cell of a region holds the region's value
+    assert np.count_nonzero(fast != 255) >= np.count_nonzero(generic != 255)
 
 
 def test_reduce_and_pack():
