@@ -92,6 +92,12 @@ def _require_distributed() -> None:
                              "'pdbsearch[dask]' (or 'dask[distributed]')")
 
 
+def local_workers(spec: str) -> int | None:
+    """N for ``local:N``, None for a scheduler's address."""
+    local = _LOCAL.fullmatch(spec)
+    return int(local.group(1)) if local else None
+
+
 @contextmanager
 def dask_client(spec: str, hold: Callable[[], AbstractContextManager] = nullcontext) -> Iterator:
     """A ``distributed.Client`` for ``spec``: a ``LocalCluster`` of N

@@ -25,7 +25,31 @@ from functools import partial
 from typing import Any
 
 from ..search import Limits
+from ..search.result import default_memory_limit_mb
 from . import Job, Outcome, WarmUp, run_batch
+
+
+def limits_of_one_level(options, jobs: int) -> Limits:
+    """The limits of one level when ``jobs`` levels run at once: the options'
+    ``time_limit``, ``node_limit`` and ``cpu_limit``, and their
+    ``memory_mb``, by default an equal share of half the RAM."""
+    memory = options.memory_mb if options.memory_mb is not None else max(
+        64, default_memory_limit_mb() // max(1, jobs))
+    return Limits(time_seconds=options.time_limit, nodes=options.node_limit,
+                  memory_mb=memory, cpu_seconds=options.cpu_limit)
+
+
+def copy_search_figures(record, result) -> None:
+    """Copy a search result's status and figures into a level's record (the
+    fields every domain's record has)."""
+    record.status = result.status.value
+    record.optimal = result.optimal
+    record.cost = result.cost
+    record.lower_bound = result.lower_bound
+    record.expanded, record.generated = result.expanded, result.generated
+    record.seconds = round(result.seconds, 4)
+    record.cpu_seconds = round(result.cpu_seconds, 4)
+    record.stop_reason = result.stop_reason
 
 
 def failure_record(blank, status: str, stop_reason: str | None, error: str | None):
@@ -72,7 +96,9 @@ def run_levels(levels: Sequence, options, jobs: int = 1,
         return [records[n] for n in numbers], False
     workers = jobs
     if dask is not None:
-        workers = _dask_workers(dask)
+        from .cluster import local_workers
+        # a remote cluster's workers may each be a machine of their own
+        workers = local_workers(dask) or 1
     limits = options.limits(workers)
     batch = [level_job(level, number, options, limits) for number, level in todo]
     bar = None
@@ -108,11 +134,3 @@ def _warm_up_name(options) -> str:
     """What a worker's warm-up depends on: the options."""
     return f"levels {options!r}"
 
-
-def _dask_workers(spec: str) -> int:
-    """How many levels run at once on ``spec`` (the memory share of each):
-    N for ``local:N``; 1 for a remote cluster, whose workers may each be a
-    machine of their own."""
-    if spec.startswith("local:") and spec[6:].isdigit():
-        return max(1, int(spec[6:]))
-    return 1

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Sequence
 
 from ..search import Limits, Status, solve
-from ..search.result import default_memory_limit_mb
+from ..batch.levels import copy_search_figures, limits_of_one_level
 from .formats import Instance
 from .puzzle import FifteenPuzzle
 from .vocabulary import HEURISTICS
@@ -38,10 +38,7 @@ class FifteenRunOptions:
 
     def limits(self, jobs: int = 1) -> Limits:
         """The limits of one instance when ``jobs`` run at once."""
-        memory = self.memory_mb if self.memory_mb is not None else max(
-            64, default_memory_limit_mb() // max(1, jobs))
-        return Limits(time_seconds=self.time_limit, nodes=self.node_limit, memory_mb=memory,
-                      cpu_seconds=self.cpu_limit)
+        return limits_of_one_level(self, jobs)
 
     def describe(self) -> dict:
         """The options as a JSON-ready dict."""
@@ -55,14 +52,7 @@ class FifteenRunOptions:
         """Solve one instance in this process."""
         record = self.blank_record(number, inst)
         result = solve(self.puzzle(inst), self.algo, self.weight, limits)
-        record.status = result.status.value
-        record.optimal = result.optimal
-        record.cost = result.cost
-        record.lower_bound = result.lower_bound
-        record.expanded, record.generated = result.expanded, result.generated
-        record.seconds = round(result.seconds, 4)
-        record.cpu_seconds = round(result.cpu_seconds, 4)
-        record.stop_reason = result.stop_reason
+        copy_search_figures(record, result)
         record.moves = " ".join(result.moves) if result.moves else None
         return record
 

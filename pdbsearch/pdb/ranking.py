@@ -148,17 +148,8 @@ def rank_partial(cells, k, n):
 @nb.njit(cache=True, inline="always")
 def unrank_partial(r, k, n, out):
     """Write the placement of rank ``r`` into ``out[0 .. k-1]``."""
-    # digits, last first
-    for i in range(k - 1, -1, -1):
-        out[i] = r % (n - i)
-        r //= n - i
-    one = np.uint64(1)
-    free = (one << np.uint64(n)) - one if n < 64 else ~np.uint64(0)
-    for i in range(k):
-        # the d-th cell (0-based) not used yet
-        c = select_bit(free, out[i])
-        out[i] = c
-        free &= ~(one << np.uint64(c))
+    # each digit is read before its cell overwrites it: one array serves both
+    unrank_digits(r, k, n, out, out)
 
 
 @nb.njit(cache=True, inline="always")

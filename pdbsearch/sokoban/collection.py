@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from ..batch import KILLED, NOT_RUN
+from ..batch.levels import copy_search_figures, limits_of_one_level
 from ..batch.levels import run_levels  # noqa: F401 - re-exported for the scripts
 from ..io import atomic_write_text
 from ..search import Limits, Status, solve
-from ..search.result import default_memory_limit_mb
 from .model import Level
 from .puzzle import Rules, SokobanPuzzle
 from .vocabulary import GROUPINGS, HEURISTICS, METRICS
@@ -52,10 +52,7 @@ class RunOptions:
 
     def limits(self, jobs: int = 1) -> Limits:
         """The limits of one level when ``jobs`` levels run at once."""
-        memory = self.memory_mb if self.memory_mb is not None else max(
-            64, default_memory_limit_mb() // max(1, jobs))
-        return Limits(time_seconds=self.time_limit, nodes=self.node_limit, memory_mb=memory,
-                      cpu_seconds=self.cpu_limit)
+        return limits_of_one_level(self, jobs)
 
     def describe(self) -> dict:
         """The options as a JSON-ready dict."""
@@ -111,15 +108,8 @@ def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) 
     record = LevelRecord(number, level.title, len(level.boxes))
     result = solve(options.puzzle(level), options.algo, options.weight, limits)
     sol = result.extra
-    record.status = result.status.value
-    record.optimal = result.optimal
-    record.cost = result.cost
+    copy_search_figures(record, result)
     record.pushes, record.steps, record.lurd = sol["pushes"], sol["steps"], sol["lurd"]
-    record.lower_bound = result.lower_bound
-    record.expanded, record.generated = result.expanded, result.generated
-    record.seconds = round(result.seconds, 4)
-    record.cpu_seconds = round(result.cpu_seconds, 4)
-    record.stop_reason = result.stop_reason
     return record
 
 
