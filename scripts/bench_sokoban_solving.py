@@ -86,6 +86,8 @@ def main(argv=None) -> int:
                         help="comma-separated set names in puzzles/sokoban (default the "
                              "three dev sets)")
     parser.add_argument("--algo", default="fess", help="search algorithm (default fess)")
+    parser.add_argument("--weight", type=float, default=1.0,
+                        help="weight of h for --algo wastar (default 1)")
     parser.add_argument("--heuristic", default="pdb",
                         help="the puzzles' heuristic (default pdb, the command line's: "
                              "each level's pattern tables are built within its limit)")
@@ -113,11 +115,11 @@ def main(argv=None) -> int:
           file=sys.stderr)
     rules = Rules(learning={"auto": None, "on": True, "off": False}[args.learning])
     if args.clock == "cpu":
-        options = RunOptions(algo=args.algo, heuristic=args.heuristic, rules=rules,
-                             time_limit=4 * args.time_limit, cpu_limit=args.time_limit)
+        options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
+                             rules=rules, time_limit=4 * args.time_limit, cpu_limit=args.time_limit)
     else:
-        options = RunOptions(algo=args.algo, heuristic=args.heuristic, rules=rules,
-                             time_limit=args.time_limit)
+        options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
+                             rules=rules, time_limit=args.time_limit)
     report = {"machine": info, "options": options.describe(), "sets": {}}
     lines = []
     interrupted = False
