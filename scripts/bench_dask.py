@@ -15,13 +15,16 @@
    per level (the whole process tree's CPU, from ``getrusage``: steadier
    than wall time on a shared machine) and the marginal wall time; Dask's
    overhead per task is its marginal CPU minus the local runner's (both
-   fork a child per level, so the difference is the scheduling).
+   fork a child per level, so the difference is the scheduling).  These
+   runs give Dask one level a task (``PDBSEARCH_DASK_CHUNK=1``); the
+   collection of step 1 is chunked as a user's run is.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -32,19 +35,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from pdbsearch.batch.cluster import CHUNK_ENV  # noqa: E402
 from pdbsearch.io import atomic_write_text  # noqa: E402
 from pdbsearch.machine import machine_info  # noqa: E402
 
 TRIVIAL = "#####\n#@$.#\n#####\n"
 
 
-def run_levels(path: str, where: list[str], extra: list[str], out: Path) -> dict:
-    """One whole ``pdbsearch levels`` command: its wall time and report."""
+def run_levels(path: str, where: list[str], extra: list[str], out: Path,
+               env: dict[str, str] | None = None) -> dict:
+    """One whole ``pdbsearch levels`` command (``env`` added to its
+    environment): its wall time and report."""
     cmd = [sys.executable, "-m", "pdbsearch", "levels", path, "--no-progress",
            "--json", str(out), *where, *extra]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -100,7 +107,10 @@ def main() -> None:
             path = tmp_path / f"trivial{size}.txt"
             path.write_text("\n".join(f"; {i + 1}\n{TRIVIAL}" for i in range(size)))
             for name, where in (("local", local), ("dask", dask)):
-                row = run_levels(str(path), where, [], tmp_path / "t.json")
+                # one level a task: the figure is Dask's overhead per task,
+                # which chunks would spread over the levels of each task
+                row = run_levels(str(path), where, [], tmp_path / "t.json",
+                                 env={CHUNK_ENV: "1"})
                 trivial.setdefault(name, {"wall": [], "cpu": []})
                 trivial[name]["wall"].append(row["wall_seconds"])
                 trivial[name]["cpu"].append(row["cpu_seconds"])

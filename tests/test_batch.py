@@ -1,14 +1,17 @@
 """Batches of jobs: the local runner and a real Dask cluster (issue 13).
 
 The Dask tests run a real ``LocalCluster`` of worker processes: the same
-levels give the same records as the local runner, a worker killed in the
-middle of a task loses no record (the task runs again on another worker,
-once), Ctrl-C keeps every finished record, and a run resumes from its JSON.
+levels give the same records as the local runner, one job a task or
+several (chunks), a worker killed in the middle of a task loses no record
+(the task runs again on another worker, once; a chunk whose worker dies
+twice runs again a job a task), Ctrl-C keeps every finished record, and a
+run resumes from its JSON.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import multiprocessing
 import os
 import signal
@@ -16,12 +19,32 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from pdbsearch.batch import CRASHED, FAILED, KILLED, Job, Outcome, run_batch
+from pdbsearch.batch import (
+    CRASHED,
+    FAILED,
+    INTERRUPTED,
+    KILLED,
+    Job,
+    Outcome,
+    run_batch,
+)
+from pdbsearch.batch.cluster import (
+    CHUNK_ENV,
+    JOB_OVERHEAD_SECONDS,
+    MAX_CHUNK,
+    MIN_SAMPLES,
+    TARGET_TASK_SECONDS,
+    ChunkSizer,
+    chunk_override,
+    chunk_size,
+)
 from pdbsearch.cli import main
+from pdbsearch.errors import PdbsearchError
 
 MICROBAN = "puzzles/sokoban/microban.txt"
 
@@ -57,6 +80,22 @@ def kill_my_worker(marker: str, always: bool):
     return {"status": "done", "value": "after a retry", "pid": os.getpid()}
 
 
+def mark_then_sleep(folder: str, name: str, seconds: float):
+    """A job body: leave a file named ``name`` in ``folder``, then sleep."""
+    Path(folder, name).write_text("started")
+    time.sleep(seconds)
+    return {"status": "done", "value": name}
+
+
+def every_way_a_job_ends() -> list[Job]:
+    """Jobs that end in each way: a record, the deadline, an exception, a
+    death without a record."""
+    return [Job("ok", sleep_then, (0.0, 42), failure),
+            Job("slow", sleep_then, (30.0, 0), failure, deadline=0.5),
+            Job("raises", raise_error, (), failure),
+            Job("dies", exit_abruptly, (), failure)]
+
+
 def run(jobs, **where) -> dict:
     """Run a batch; the outcomes by key."""
     outcomes: dict = {}
@@ -73,10 +112,7 @@ def run(jobs, **where) -> dict:
 
 
 def test_local_runner_records_every_way_a_job_ends():
-    jobs = [Job("ok", sleep_then, (0.0, 42), failure),
-            Job("slow", sleep_then, (30.0, 0), failure, deadline=0.5),
-            Job("raises", raise_error, (), failure),
-            Job("dies", exit_abruptly, (), failure)]
+    jobs = every_way_a_job_ends()
     started = time.perf_counter()
     outcomes = run(jobs, workers=4)
     assert time.perf_counter() - started < 10   # the slow one was killed, not waited for
@@ -145,11 +181,165 @@ def test_a_task_whose_worker_dies_twice_is_recorded_as_failed(scheduler, tmp_pat
     assert outcomes["fine"].record["value"] == 1
 
 
+def comparable(outcomes: dict) -> dict:
+    """The outcomes' records without what differs from run to run (the
+    process that ran them)."""
+    return {key: {k: v for k, v in o.record.items() if k != "pid"}
+            for key, o in outcomes.items()}
+
+
+def test_chunks_of_jobs_give_the_local_runners_records(scheduler):
+    jobs = [Job(i, sleep_then, (0.01, i * i), failure) for i in range(7)]
+    jobs[3:3] = every_way_a_job_ends()   # in the middle of the second chunk
+    local = run(jobs, workers=2)
+    chunked = run(jobs, dask=scheduler, chunk=4)
+    assert comparable(chunked) == comparable(local)
+    assert chunked["slow"].record["status"] == KILLED
+    assert chunked["slow"].wall_seconds >= 0.5   # its own deadline, inside the chunk
+    assert chunked["dies"].record["status"] == CRASHED
+    assert chunked[6].record["value"] == 36   # the jobs after the killed one still ran
+
+
+def test_short_jobs_are_chunked_as_the_run_goes(scheduler, caplog):
+    caplog.set_level(logging.DEBUG, logger="pdbsearch.batch.cluster")
+    jobs = [Job(i, sleep_then, (0.0, i), failure) for i in range(150)]
+    outcomes = run(jobs, dask=scheduler)
+    assert {k: o.record["value"] for k, o in outcomes.items()} == {i: i for i in range(150)}
+    sizes = [r.args[1] for r in caplog.records if r.name == "pdbsearch.batch.cluster"]
+    assert sum(sizes) == 150   # every job in one task, none twice
+    assert sizes[:MIN_SAMPLES] == [1] * MIN_SAMPLES   # one a task until the mean is known
+    assert max(sizes) > 1 and len(sizes) < 150   # then several a task
+    assert sizes[-1] == 1   # and the last tasks small again
+
+
+def test_a_chunk_whose_worker_dies_twice_runs_again_a_job_a_task(scheduler, tmp_path):
+    jobs = [Job(i, sleep_then, (0.05, i), failure) for i in range(7)]
+    jobs.insert(2, Job("doomed", kill_my_worker, (str(tmp_path / "m"), True), failure))
+    outcomes = run(jobs, dask=scheduler, chunk=4)   # doomed shares a chunk with 0, 1, 2
+    assert outcomes["doomed"].record["status"] == FAILED
+    assert outcomes["doomed"].record["stop_reason"] == "worker lost"
+    assert "worker lost" in outcomes["doomed"].record["error"]
+    assert {k: o.record["value"] for k, o in outcomes.items() if k != "doomed"} == \
+        {i: i for i in range(7)}
+
+
+def test_a_cancelled_chunk_starts_no_further_job(scheduler, tmp_path):
+    import distributed
+
+    from pdbsearch.batch.cluster import run_chunk_on_worker
+    jobs = [Job(i, mark_then_sleep, (str(tmp_path), str(i), 0.5), failure) for i in range(8)]
+    with distributed.Client(scheduler) as client:
+        future = client.submit(run_chunk_on_worker, jobs, None, pure=False)
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "0").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        client.cancel(future)
+        time.sleep(2.5)   # the whole chunk would be five jobs further by now
+    started = sorted(int(p.name) for p in tmp_path.iterdir())
+    assert started[0] == 0 and len(started) <= 2   # the job running went on, no other
+
+
+@pytest.mark.parametrize("mean, remaining, threads, expected", [
+    (None, 10_000, 2, 1),            # nothing measured yet: one job a task
+    (0.030, 10_000, 2, int(TARGET_TASK_SECONDS / (0.030 + JOB_OVERHEAD_SECONDS))),
+    (0.0, 10_000, 2, MAX_CHUNK),     # jobs of no time: the cap
+    (5.0, 10_000, 2, 1),             # long jobs: one a task
+    (0.001, 40, 2, 10),              # near the end: a half of each thread's share
+    (0.001, 3, 2, 1),                # the very end
+    (0.001, 10_000, 64, MAX_CHUNK),  # many threads, much left: the cap
+    (0.001, 1000, 64, 7),            # many threads: shares are small
+])
+def test_chunk_size_examples(mean, remaining, threads, expected):
+    assert chunk_size(mean, remaining, threads) == expected
+
+
+def test_chunk_size_keeps_its_bounds_over_a_range_of_inputs():
+    means = [0.0, 0.0005, 0.002, 0.01, 0.03, 0.1, 0.3, 1.0, 20.0]
+    for threads in (1, 2, 8, 64):
+        for remaining in (0, 1, 5, 50, 500, 5000, 450_000):
+            sizes = [chunk_size(m, remaining, threads) for m in means]
+            assert sizes == sorted(sizes, reverse=True)   # longer jobs, smaller chunks
+            for mean, size in zip(means, sizes):
+                assert 1 <= size <= MAX_CHUNK
+                if size > 1:   # a chunk only where it keeps every bound
+                    assert size * (mean + JOB_OVERHEAD_SECONDS) <= TARGET_TASK_SECONDS
+                    assert size * 2 * threads <= remaining
+                assert chunk_size(mean, remaining + 1000, threads) >= size   # more left, no smaller
+    assert chunk_size(0.03, 10_000, 2, target=2.0, cap=16) == 16
+
+
+class FinishedTask:
+    """A stand-in for a finished Dask future: its result, or what it raises."""
+
+    def __init__(self, result=None, raises: BaseException | None = None):
+        self._result, self._raises = result, raises
+
+    def result(self):
+        if self._raises is not None:
+            raise self._raises
+        return self._result
+
+
+def test_a_tasks_end_gives_each_job_of_its_chunk_a_record():
+    from distributed.client import FutureCancelledError
+    from distributed.scheduler import KilledWorker
+
+    from pdbsearch.batch.cluster import _outcomes
+    jobs = [Job(i, sleep_then, (0.0, i), failure) for i in range(3)]
+    first = Outcome(0, {"status": "done"}, 0.1)
+    # a chunk that stopped early (its task cancelled): the rest interrupted
+    outcomes = _outcomes(FinishedTask([first]), jobs)
+    assert outcomes[0] is first
+    assert [(o.key, o.record["status"]) for o in outcomes[1:]] == \
+        [(1, INTERRUPTED), (2, INTERRUPTED)]
+    lost = KilledWorker("task", SimpleNamespace(address="tcp://gone:1"), 1)
+    assert _outcomes(FinishedTask(raises=lost), jobs) is None   # a chunk: each job alone
+    alone = _outcomes(FinishedTask(raises=lost), jobs[:1])
+    assert [(o.record["status"], o.record["stop_reason"]) for o in alone] == \
+        [(FAILED, "worker lost")]
+    assert "died twice" in alone[0].record["error"]
+    failed = _outcomes(FinishedTask(raises=ValueError("bug")), jobs)
+    assert [o.record["error"] for o in failed] == ["the task failed: ValueError: bug"] * 3
+    cancelled = _outcomes(FinishedTask(raises=FutureCancelledError("k", "cancelled")), jobs)
+    assert [o.record["status"] for o in cancelled] == [INTERRUPTED] * 3
+
+
+def test_chunk_sizer_waits_for_enough_measured_jobs():
+    sizer = ChunkSizer(threads=2)
+    sizer.observe(Outcome("lost", failure(FAILED, "worker lost", None), 0.0))
+    for i in range(MIN_SAMPLES - 1):
+        sizer.observe(Outcome(i, None, 0.01))
+    assert sizer.mean_seconds is None and sizer.next_size(10_000) == 1
+    sizer.observe(Outcome("last", None, 0.01))
+    assert sizer.mean_seconds == pytest.approx(0.01)   # the lost job is not counted
+    assert sizer.next_size(10_000) == chunk_size(0.01, 10_000, 2) > 1
+    assert ChunkSizer(threads=2, fixed=5).next_size(10_000) == 5
+
+
+def test_the_chunk_size_can_be_fixed_by_keyword_or_environment(monkeypatch):
+    monkeypatch.delenv(CHUNK_ENV, raising=False)
+    assert chunk_override() is None
+    assert chunk_override(3) == 3
+    monkeypatch.setenv(CHUNK_ENV, "auto")
+    assert chunk_override() is None
+    monkeypatch.setenv(CHUNK_ENV, "12")
+    assert chunk_override() == 12
+    assert chunk_override(1) == 1   # the keyword wins
+    for bad in ("0", "-3", "many", "2.5"):
+        monkeypatch.setenv(CHUNK_ENV, bad)
+        with pytest.raises(PdbsearchError, match=CHUNK_ENV):
+            chunk_override()
+    with pytest.raises(PdbsearchError):
+        chunk_override(0)
+
+
 def levels_json(path: Path) -> list[dict]:
     return json.loads(path.read_text())["levels"]
 
 
-def test_levels_on_dask_match_the_local_runner(scheduler, tmp_path, capsys):
+@pytest.mark.parametrize("chunk", ["auto", "5"])
+def test_levels_on_dask_match_the_local_runner(scheduler, tmp_path, capsys, monkeypatch, chunk):
+    monkeypatch.setenv(CHUNK_ENV, chunk)   # 12 levels: one a task, or in chunks of 5
     local, dask = tmp_path / "local.json", tmp_path / "dask.json"
     common = [MICROBAN, "--first", "12", "--time-limit", "20", "--no-progress"]
     assert main(["levels", *common, "--jobs", "2", "--json", str(local)]) == 0

@@ -16,14 +16,15 @@ from .jobs import CRASHED, FAILED, INTERRUPTED, KILLED, NOT_RUN, Job, Outcome, W
 
 def run_batch(jobs: Sequence[Job], on_outcome: Callable[[Outcome], None], *,
               workers: int = 1, dask: str | None = None,
-              warm_up: WarmUp | None = None) -> bool:
+              warm_up: WarmUp | None = None, chunk: int | None = None) -> bool:
     """Run every job and hand each outcome to ``on_outcome`` as it comes:
     on this machine, ``workers`` at a time, or on the Dask cluster ``dask``
-    (``local:N`` or ``tcp://host:port``).  Returns True when Ctrl-C stopped
-    the run; finished outcomes were all handed on by then."""
+    (``local:N`` or ``tcp://host:port``), ``chunk`` jobs a task if given
+    (else as :func:`.cluster.run_dask` sizes them).  Returns True when
+    Ctrl-C stopped the run; finished outcomes were all handed on by then."""
     if dask is not None:
         from .cluster import run_dask
-        return run_dask(jobs, dask, on_outcome, warm_up)
+        return run_dask(jobs, dask, on_outcome, warm_up, chunk)
     from .local import run_local
     return run_local(jobs, workers, on_outcome, warm_up)
 

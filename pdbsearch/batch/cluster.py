@@ -1,18 +1,32 @@
 """Running a batch on a Dask cluster (``--dask ADDRESS`` or ``--dask local:N``).
 
-Each job is one Dask task.  The task runs on a worker exactly as the local
-runner runs a job: the worker warms up once (compiles or loads the kernels),
-then forks a child for the job and kills it at its deadline.  Dask does the
-scheduling; we only submit, collect and account:
+A Dask task carries a *chunk* of jobs: one or several.  The task runs on a
+worker exactly as the local runner runs jobs: the worker warms up once
+(compiles or loads the kernels), then forks a child for each job of the
+chunk in turn and kills it at that job's deadline, so every job keeps its
+own limits.  Dask does the scheduling; we only size the chunks, submit,
+collect and account:
 
-* results stream back as they complete (``as_completed``); at most a few
-  tasks per worker thread are in flight, so a run of 450,000 levels does
-  not put 450,000 tasks on the scheduler at once;
+* chunks are sized as the run goes (:class:`ChunkSizer`): Dask costs about
+  17 ms of CPU a task (scheduler, worker, client), half as much as a
+  Boxoban level, so when levels are short several ride in one task
+  of about :data:`TARGET_TASK_SECONDS`; long levels stay one a task; and
+  near the end of the run the chunks shrink so that no worker waits idle
+  while another works through a large one.  :data:`CHUNK_ENV` (or the
+  ``chunk`` argument of :func:`run_dask`) fixes the size instead;
+* results stream back as tasks complete (``as_completed``), each job's
+  outcome handed on by itself; at most :data:`IN_FLIGHT_PER_THREAD` tasks
+  (not jobs) per worker thread are in flight, so a run of 450,000 levels
+  does not put them all on the scheduler at once;
 * a task whose worker dies is run again on another worker, once: see
   :data:`SCHEDULER_SETTINGS`, which the documentation asks of a scheduler
-  started by hand too; when it dies a second time the job is recorded as
-  failed, with the reason;
-* Ctrl-C cancels the tasks and keeps every finished record.
+  started by hand too.  When it dies a second time, a chunk of several jobs
+  is split and each of its jobs runs again as a task of its own (so that
+  only the job that kills its worker is lost); a task of one job is then
+  recorded as failed, with the reason;
+* Ctrl-C cancels the tasks and keeps every finished record; every job of
+  the chunks in flight is recorded as interrupted.  A chunk already running
+  starts no further child once its task is cancelled.
 
 ``dask[distributed]`` is an optional dependency (``pip install ".[dask]"``),
 imported only here.
@@ -21,10 +35,12 @@ imported only here.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import signal
 import threading
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
@@ -41,12 +57,39 @@ from .child import run_in_child
 from .jobs import FAILED, INTERRUPTED, Job, Outcome, WarmUp
 from .local import CtrlC
 
-#: Tasks submitted ahead per worker thread: enough that the scheduler always
-#: has the next task at hand while results travel back (4 left workers idle:
-#: 26 ms of wall time a trivial task on two workers, against 11 ms with 16
-#: or more), few enough that a run of 450,000 levels is not all on the
-#: scheduler at once.
+#: Tasks (not jobs) submitted ahead per worker thread: enough that the
+#: scheduler always has the next task at hand while results travel back (4
+#: left workers idle: 26 ms of wall time a trivial task on two workers,
+#: against 11 ms with 16 or more), few enough that a run of 450,000 levels
+#: is not all on the scheduler at once.  Counted in tasks because the
+#: round trip it hides and the scheduler's load are per task; the jobs in
+#: flight are at most :data:`MAX_CHUNK` times as many.
 IN_FLIGHT_PER_THREAD = 32
+
+#: Seconds of work a chunked task aims at.  Dask costs about 17 ms of CPU
+#: a task (measured: trivial levels on local:2, one a task, against the
+#: local runner), so a task of 1 s pays 1.7 % for it (0.5 s: 3.4 %, on a
+#: two-core machine where that CPU is taken from the searches); a task of
+#: 1 s is still short enough that a worker's death makes little run again
+#: and the progress bar moves every second.
+TARGET_TASK_SECONDS = 1.0
+
+#: The most jobs in one task: bounds what a worker's death makes run again
+#: and a task's size when jobs take next to no time (below 15 ms a job;
+#: at 64 a task, Dask's share is under 0.3 ms a job).
+MAX_CHUNK = 64
+
+#: Outcomes measured before chunks grow past one job: the mean of fewer is
+#: too much at the mercy of one odd level.
+MIN_SAMPLES = 8
+
+#: Seconds a job costs a worker beyond its child's lifetime (the loop of
+#: the chunk, the outcome's pickle): measured at ~0.1 ms; rounded up.
+JOB_OVERHEAD_SECONDS = 0.002
+
+#: The environment variable that overrides the chunk size: a number of
+#: jobs a task (1: one job a task, as before chunks), or ``auto``.
+CHUNK_ENV = "PDBSEARCH_DASK_CHUNK"
 
 #: Seconds to wait for a scheduler given by address.
 CONNECT_TIMEOUT = 10.0
@@ -64,6 +107,8 @@ SCHEDULER_SETTINGS = {"distributed.scheduler.allowed-failures": 1,
 WORKER_SETTINGS = {"distributed.worker.profile.enabled": False}
 
 _LOCAL = re.compile(r"local:(\d{1,4})")
+
+_log = logging.getLogger(__name__)
 
 #: The warm-ups this process (a worker) has done, by name.
 _WARMED: set[str] = set()
@@ -150,11 +195,33 @@ class _IgnoreSigint(WorkerPlugin):
         """Nothing to undo."""
 
 
-def run_job_on_worker(job: Job, warm_up: WarmUp | None) -> Outcome:
-    """The body of a task: warm this worker up once, then run the job in a
-    child of the worker, killed at its deadline (as the local runner does)."""
+def run_chunk_on_worker(jobs: Sequence[Job], warm_up: WarmUp | None) -> list[Outcome]:
+    """The body of a task: warm this worker up once, then run the chunk's
+    jobs one after another, each in a child of the worker killed at its own
+    deadline (as the local runner does).  Once the task is cancelled
+    (Ctrl-C), the jobs not started yet are left out: nobody awaits them."""
     _warm(warm_up)
-    return run_in_child(job)
+    outcomes = []
+    for job in jobs:
+        if outcomes and _cancelled():
+            break
+        outcomes.append(run_in_child(job))
+    return outcomes
+
+
+def _cancelled() -> bool:
+    """True when the task this worker thread runs has been cancelled.
+
+    Dask cannot stop a running task, so a chunk asks between its jobs; the
+    worker's own record of the task says it (a best effort: the state is
+    the worker's, read from the task's thread, and any surprise counts as
+    not cancelled, which only means running on as before)."""
+    try:
+        from distributed.worker import get_worker, thread_state
+        task = get_worker().state.tasks.get(thread_state.key)
+        return task is not None and task.state == "cancelled"
+    except Exception:  # noqa: BLE001 - not on a worker, or another Dask: run on
+        return False
 
 
 def _warm(warm_up: WarmUp | None) -> None:
@@ -167,14 +234,77 @@ def _warm(warm_up: WarmUp | None) -> None:
             _WARMED.add(warm_up.name)
 
 
+def chunk_size(mean_seconds: float | None, remaining: int, threads: int,
+               target: float = TARGET_TASK_SECONDS, cap: int = MAX_CHUNK) -> int:
+    """Jobs in the next task: as many as fill ``target`` seconds at
+    ``mean_seconds`` a job (None: not known yet, one job), at most ``cap``,
+    and at most a half of the ``remaining`` jobs' share of each of the
+    ``threads`` worker threads, so that near the end of the run the last
+    tasks are small and no worker waits idle while another works through a
+    large one.  Never less than one."""
+    if mean_seconds is None:
+        return 1
+    by_time = int(target / (max(0.0, mean_seconds) + JOB_OVERHEAD_SECONDS))
+    by_tail = remaining // (2 * max(1, threads))
+    return max(1, min(cap, by_time, by_tail))
+
+
+class ChunkSizer:
+    """The size of each new chunk, from the outcomes seen so far: the mean
+    seconds of a job, once :data:`MIN_SAMPLES` outcomes are in (see
+    :func:`chunk_size`); or ``fixed`` jobs a task when the user chose it."""
+
+    def __init__(self, threads: int, fixed: int | None = None):
+        self.threads = threads
+        self.fixed = fixed
+        self._seconds = 0.0
+        self._count = 0
+
+    def observe(self, outcome: Outcome) -> None:
+        """Count one job's seconds; a job that never had a child (its
+        worker lost, interrupted) says nothing of how long jobs take."""
+        if outcome.wall_seconds > 0:
+            self._seconds += outcome.wall_seconds
+            self._count += 1
+
+    @property
+    def mean_seconds(self) -> float | None:
+        """The mean seconds of a job, None until enough are measured."""
+        return self._seconds / self._count if self._count >= MIN_SAMPLES else None
+
+    def next_size(self, remaining: int) -> int:
+        """Jobs in the next task, ``remaining`` jobs being left to submit."""
+        if self.fixed is not None:
+            return self.fixed
+        return chunk_size(self.mean_seconds, remaining, self.threads)
+
+
+def chunk_override(chunk: int | None = None) -> int | None:
+    """The chunk size the caller or the environment (:data:`CHUNK_ENV`)
+    fixes, None for adaptive chunks; a PdbsearchError for a bad value."""
+    if chunk is not None:
+        if chunk < 1:
+            raise PdbsearchError(f"a Dask chunk needs at least 1 job, not {chunk}")
+        return chunk
+    value = os.environ.get(CHUNK_ENV, "").strip()
+    if value in ("", "auto"):
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise PdbsearchError(f"{CHUNK_ENV}={value!r}: expected a number of jobs "
+                             f"a task (1 or more) or 'auto'")
+    return int(value)
+
+
 def run_dask(jobs: Sequence[Job], spec: str, on_outcome: Callable[[Outcome], None],
-             warm_up: WarmUp | None = None) -> bool:
+             warm_up: WarmUp | None = None, chunk: int | None = None) -> bool:
     """Run ``jobs`` as Dask tasks on ``spec``'s cluster; ``on_outcome`` hears
-    each job's outcome as it completes.  Returns True when Ctrl-C stopped
-    the run (the tasks are cancelled; the jobs in flight are reported as
-    interrupted, those never submitted are not reported)."""
+    each job's outcome as it completes.  ``chunk`` fixes the jobs a task
+    (default: :data:`CHUNK_ENV`, else sized as the run goes).  Returns True
+    when Ctrl-C stopped the run (the tasks are cancelled; the jobs in flight
+    are reported as interrupted, those never submitted are not reported)."""
     if not jobs:
         return False
+    fixed = chunk_override(chunk)
     ctrl_c = CtrlC()
     with sigint_handler(ctrl_c.handler):
         try:
@@ -184,17 +314,15 @@ def run_dask(jobs: Sequence[Job], spec: str, on_outcome: Callable[[Outcome], Non
                 # compiling its own.
                 _warm(warm_up)
             with dask_client(spec, hold=ctrl_c.held) as client:
-                return _drive(client, jobs, on_outcome, warm_up, ctrl_c)
+                return _drive(client, jobs, on_outcome, warm_up, ctrl_c, fixed)
         except KeyboardInterrupt:
             return True
 
 
 def _drive(client, jobs: Sequence[Job], on_outcome: Callable[[Outcome], None],
-           warm_up: WarmUp | None, ctrl_c: CtrlC) -> bool:
-    """Submit the jobs a few at a time and hand on their outcomes."""
+           warm_up: WarmUp | None, ctrl_c: CtrlC, fixed: int | None = None) -> bool:
+    """Submit the jobs a few chunks at a time and hand on their outcomes."""
     from distributed import as_completed
-    from distributed.client import FutureCancelledError
-    from distributed.scheduler import KilledWorker
 
     threads = max(1, sum(client.nthreads().values()))
     if warm_up is not None:
@@ -202,42 +330,80 @@ def _drive(client, jobs: Sequence[Job], on_outcome: Callable[[Outcome], None],
         # much (the levels of the run to choose from), and 3,332 tasks each
         # pickling it kept this process busier than the workers.
         warm_up = client.scatter(warm_up, broadcast=True, hash=False)
+    sizer = ChunkSizer(threads, fixed)
     window = IN_FLIGHT_PER_THREAD * threads
-    pending = iter(enumerate(jobs))
+    pending = deque(enumerate(jobs))
+    alone: deque = deque()   # (index, job) of split chunks: one a task, first
     run = uuid.uuid4().hex[:8]   # task keys unique to this run
-    in_flight: dict = {}   # future -> job
+    tasks = 0
+    in_flight: dict = {}   # future -> the jobs of its chunk
     done = as_completed()
 
     def submit_more() -> None:
-        while len(in_flight) < window:
-            index, job = next(pending, (None, None))
-            if job is None:
-                return
-            future = client.submit(run_job_on_worker, job, warm_up, pure=False,
-                                   key=f"pdbsearch-{run}-{index}")
-            in_flight[future] = job
+        nonlocal tasks
+        while len(in_flight) < window and (alone or pending):
+            if alone:
+                chunk = [alone.popleft()]
+            else:
+                size = sizer.next_size(len(pending))
+                chunk = [pending.popleft() for _ in range(min(size, len(pending)))]
+            key = f"pdbsearch-{run}-{tasks}-jobs-{chunk[0][0]}-{chunk[-1][0]}"
+            future = client.submit(run_chunk_on_worker, [job for _, job in chunk], warm_up,
+                                   pure=False, key=key)
+            tasks += 1
+            _log.debug("%s: %d job(s)", key, len(chunk))
+            in_flight[future] = chunk
             done.add(future)
 
     try:
-        submit_more()
+        with ctrl_c.held():   # a task submitted is one kept track of
+            submit_more()
         for future in done:
             ctrl_c.check()
-            job = in_flight.pop(future)
-            try:
-                outcome = future.result()
-            except KilledWorker as exc:
-                outcome = Outcome(job.key, job.failure(
-                    FAILED, "worker lost", f"worker lost: its worker died twice ({exc})"))
-            except FutureCancelledError:
-                outcome = Outcome(job.key, job.failure(INTERRUPTED, "interrupted"))
-            except Exception as exc:  # noqa: BLE001 - the task raised: a bug, kept as a record
-                outcome = Outcome(job.key, job.failure(
-                    FAILED, None, f"the task failed: {type(exc).__name__}: {exc}"))
-            on_outcome(outcome)
-            submit_more()
+            chunk = in_flight[future]
+            outcomes = _outcomes(future, [job for _, job in chunk])
+            with ctrl_c.held():
+                # The chunk leaves the books only with all its outcomes
+                # handed on: a Ctrl-C meanwhile waits, and loses none.
+                del in_flight[future]
+                if outcomes is None:   # its worker died twice: each job alone
+                    alone.extend(chunk)
+                else:
+                    for outcome in outcomes:
+                        sizer.observe(outcome)
+                        on_outcome(outcome)
+                submit_more()
     except KeyboardInterrupt:
         client.cancel(list(in_flight))
-        for job in in_flight.values():
-            on_outcome(Outcome(job.key, job.failure(INTERRUPTED, "interrupted")))
+        for chunk in in_flight.values():
+            for _, job in chunk:
+                on_outcome(Outcome(job.key, job.failure(INTERRUPTED, "interrupted")))
         return True
     return False
+
+
+def _outcomes(future, jobs: list[Job]) -> list[Outcome] | None:
+    """The outcomes of a finished task's ``jobs``; the failure records when
+    the task raised or was cancelled, or when its worker died twice under a
+    single job; None when its worker died twice under a chunk of several
+    (which of them killed it is unknown: each must run alone)."""
+    from distributed.client import FutureCancelledError
+    from distributed.scheduler import KilledWorker
+
+    try:
+        outcomes = future.result()
+        # A chunk stops early only once its task is cancelled (Ctrl-C): the
+        # jobs it left out were interrupted before they started.
+        return outcomes + [Outcome(job.key, job.failure(INTERRUPTED, "interrupted"))
+                           for job in jobs[len(outcomes):]]
+    except KilledWorker as exc:
+        if len(jobs) > 1:
+            return None
+        status, reason, error = FAILED, "worker lost", \
+            f"worker lost: its worker died twice ({exc})"
+    except FutureCancelledError:
+        status, reason, error = INTERRUPTED, "interrupted", None
+    except Exception as exc:  # noqa: BLE001 - the task raised: a bug, kept as a record
+        status, reason, error = FAILED, None, \
+            f"the task failed: {type(exc).__name__}: {exc}"
+    return [Outcome(job.key, job.failure(status, reason, error)) for job in jobs]
