@@ -21,7 +21,7 @@ from .idastar import IterativeDeepeningSearch
 from .result import Limits, SearchResult, Status
 
 __all__ = ["ALGORITHMS", "Algorithm", "Limits", "SearchResult", "Status", "choose_algorithm",
-           "explore", "solve"]
+           "explore", "member_label", "solve"]
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,8 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
     Algorithm("greedy", "greedy best-first, f = h (fast, no guarantee)",
               lambda p, w, lim: BestFirstSearch(p, 1.0, greedy=True), bounded=False),
     Algorithm("fess", "feature space search over macro moves (Festival's FESS) with its "
-                      "portfolio (Sokoban: greedy push search alongside): finds solutions of "
-                      "hard levels fast, no guarantee",
+                      "portfolio (Sokoban: weighted A* and greedy alongside): finds "
+                      "solutions of hard levels fast, no guarantee",
               lambda p, w, lim: _make_fess(p, lim), bounded=False),
     Algorithm("fess-only", "the FESS engine alone, without its portfolio",
               lambda p, w, lim: _make_fess(p, lim, alone=True), bounded=False),
@@ -68,17 +68,24 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
 
 def _make_fess(puzzle: Puzzle, limits: Limits, alone: bool = False):
     """FESS, in a portfolio with the engines the puzzle names
-    (``puzzle.fess_portfolio()``: ``[(algorithm, share), ...]``, "fess-only"
-    for the FESS engine itself), or ``alone``.  Imported here: the other
-    algorithms need none of it (a shorter start of every command)."""
+    (``puzzle.fess_portfolio()``: ``[(algorithm, weight, share), ...]``,
+    "fess-only" for the FESS engine itself), or ``alone``.  Imported here:
+    the other algorithms need none of it (a shorter start of every command)."""
     from .fess import FessSearch
     from .portfolio import Member, PortfolioSearch
     shares = [] if alone else getattr(puzzle, "fess_portfolio", lambda: [])()
     if not shares:
         return FessSearch(puzzle, limits)
-    members = [Member(name, ALGORITHMS[name].make(puzzle, 1.0, limits), share)
-               for name, share in shares]
+    members = [Member(member_label(name, weight), ALGORITHMS[name].make(puzzle, weight, limits),
+                      share)
+               for name, weight, share in shares]
     return PortfolioSearch(puzzle, members, limits.memory_bytes(), "fess")
+
+def member_label(algorithm: str, weight: float) -> str:
+    """How a portfolio member is named in reports: the algorithm, and its
+    weight when it has one (``wastar w=3``)."""
+    return algorithm if weight == 1.0 else f"{algorithm} w={weight:g}"
+
 
 #: The algorithm when none is named: plain A*, or weighted A* with a weight.
 DEFAULT_ALGORITHM = "astar"

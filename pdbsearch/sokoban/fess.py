@@ -288,17 +288,13 @@ class SokobanFessDomain(FessDomain):
             n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
         self.key_words = puzzle.key_words
         self.max_children = min(MAX_CHILDREN, 4 * len(level.boxes) * len(puzzle.layout.region))
-        import os  # EXPERIMENT switches, to be removed
-        opts = os.environ.get("FESS_OPTS", "")
-        if "noh" in opts:
-            h_rank = False
-        if "nopack" in opts:
-            use_packing = False
-        rank_h = MATCHING if "rankpdb" not in opts else base.heuristic
-        rank_base = base._replace(heuristic=rank_h, work=work_arrays(
+        # The ranks' bound term is the matching, whatever the puzzle's own
+        # heuristic (cheaper than the pattern tables; the variant kept when
+        # the experiment switches were tried and removed).
+        rank_base = base._replace(heuristic=MATCHING, work=work_arrays(
             n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
         n_region = len(puzzle.layout.region)
-        adv = advisor_tables("noadv" not in opts, n_region, len(level.goals), n_grid,
+        adv = advisor_tables(True, n_region, len(level.goals), n_grid,
                              self.max_children, len(level.boxes))
         if adv.on:
             lone_reach(base.inside, base.deltas, base.index_cell, base.player_index, adv.reach)

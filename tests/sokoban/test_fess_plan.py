@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pdbsearch.search import Limits, Status, solve
+from pdbsearch.search import Limits, Status, member_label, solve
 from pdbsearch.sokoban.packing import PackingSearch, oop_zones
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 from pdbsearch.testing.fess import oop_zones as oracle_zones
@@ -67,13 +67,16 @@ def test_oop_zones_match_the_definition(number):
         assert set(np.flatnonzero(zone[k]).tolist()) == cells, k
 
 
-def test_the_portfolio_names_its_winner():
-    result = solve(SokobanPuzzle(microban(5), "pushes", "matching"), "fess",
-                   limits=Limits(time_seconds=20))
+def test_the_portfolio_names_its_winner_and_each_member():
+    puzzle = SokobanPuzzle(microban(5), "pushes", "matching")
+    members = {member_label(algo, weight) for algo, weight, _ in puzzle.fess_portfolio()}
+    assert len(members) >= 2
+    result = solve(puzzle, "fess", limits=Limits(time_seconds=20))
     assert result.status is Status.SOLVED and not result.optimal
     report = result.extra["fess"]
-    assert report["winner"] in ("fess-only", "greedy")
-    assert set(report["members"]) == {"fess-only", "greedy"}
+    assert report["winner"] in members
+    assert set(report["members"]) == members
+    assert sum(m["share"] for m in report["members"].values()) == pytest.approx(1.0)
 
 
 def test_the_portfolio_stops_at_the_memory_limit():
