@@ -106,6 +106,17 @@ SCHEDULER_SETTINGS = {"distributed.scheduler.allowed-failures": 1,
 #: in child processes the profiler does not see anyway).
 WORKER_SETTINGS = {"distributed.worker.profile.enabled": False}
 
+#: How every process of the clusters we start keeps quiet when it has
+#: nothing to do: the event-loop watchdog ticks every 500 ms, not every
+#: 20 ms; the system monitor samples every 2 s, not 0.5 s; no work
+#: stealing (with a worker saturation of 1.0 the tasks wait on the
+#: scheduler, not on a worker, so there is nothing to steal).  Measured on
+#: an idle local:2 cluster: 1.85 s of CPU in 20 s by default, 0.57 s with
+#: these; a cost that a two-core machine otherwise takes from the searches.
+QUIET_SETTINGS = {"distributed.admin.tick.interval": "500ms",
+                  "distributed.admin.system-monitor.interval": "2s",
+                  "distributed.scheduler.work-stealing": False}
+
 _LOCAL = re.compile(r"local:(\d{1,4})")
 
 _log = logging.getLogger(__name__)
@@ -157,7 +168,8 @@ def dask_client(spec: str, hold: Callable[[], AbstractContextManager] = nullcont
     if local:
         cluster = client = None
         try:
-            with dask.config.set({**SCHEDULER_SETTINGS, **WORKER_SETTINGS}), hold():
+            with dask.config.set({**SCHEDULER_SETTINGS, **WORKER_SETTINGS,
+                                  **QUIET_SETTINGS}), hold():
                 cluster = distributed.LocalCluster(
                     n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
                     dashboard_address=None, silence_logs=logging.ERROR)
