@@ -81,6 +81,7 @@ def _make_fess(puzzle: Puzzle, limits: Limits, alone: bool = False):
                for name, weight, share in shares]
     return PortfolioSearch(puzzle, members, limits.memory_bytes(), "fess")
 
+
 def member_label(algorithm: str, weight: float) -> str:
     """How a portfolio member is named in reports: the algorithm, and its
     weight when it has one (``wastar w=3``)."""

@@ -289,8 +289,8 @@ class SokobanFessDomain(FessDomain):
         self.key_words = puzzle.key_words
         self.max_children = min(MAX_CHILDREN, 4 * len(level.boxes) * len(puzzle.layout.region))
         # The ranks' bound term is the matching, whatever the puzzle's own
-        # heuristic (cheaper than the pattern tables; the variant kept when
-        # the experiment switches were tried and removed).
+        # heuristic: cheaper than the pattern tables, and what every FESS
+        # figure in docs/benchmarks.md was measured with.
         rank_base = base._replace(heuristic=MATCHING, work=work_arrays(
             n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
         n_region = len(puzzle.layout.region)
