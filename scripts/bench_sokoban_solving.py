@@ -13,6 +13,7 @@ the machine, to a JSON file.
     python scripts/bench_sokoban_solving.py                       # the three dev sets, 5 s
     python scripts/bench_sokoban_solving.py --sets microban       # Microban 155
     python scripts/bench_sokoban_solving.py --sets holland --first 20 --time-limit 2
+    python scripts/bench_sokoban_solving.py --algo wastar --weight 2 --jobs 2   # one engine alone
 
 The limit counts CPU seconds of search by default (``--clock cpu``): on a
 shared machine the wall clock mostly measures the other work.  Times:
