@@ -86,9 +86,9 @@ def main() -> None:
         tmp_path = Path(tmp)
         # untimed: the kernels compiled (or loaded) into numba's disk cache first
         run_levels(args.levels, local, extra + ["--first", "2"], tmp_path / "warm.json")
-        # and on Dask workers too: what they receive is unpickled, and numba may
-        # compile its own variants of a kernel for those arrays (a first Dask
-        # run was seen to spend minutes compiling before any level finished)
+        # and on the Dask workers too, so that the first timed Dask run pays for
+        # no kernel the two-level warm-up above did not need (a first Dask run
+        # was once seen to compile for minutes before any level finished)
         run_levels(args.levels, dask, extra + ["--first", "4"], tmp_path / "warm.json")
         runs: dict[str, list[dict]] = {"local": [], "dask": []}
         for r in range(args.repeats):

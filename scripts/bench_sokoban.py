@@ -29,9 +29,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from pdbsearch.io import atomic_write_text
+from pdbsearch.batch.levels import run_levels
 from pdbsearch.machine import load_average, machine_info
-from pdbsearch.sokoban.collection import (RunOptions, records_json, run_levels,
-                                          summary_table, totals)
+from pdbsearch.sokoban.collection import RunOptions, records_json, summary_table, totals
 from pdbsearch.sokoban.formats import load_levels
 from pdbsearch.sokoban.puzzle import Rules
 from pdbsearch.testing.sokoban import StateLimitError, bfs_min_moves, bfs_min_pushes

@@ -31,9 +31,10 @@ import sys
 import time
 from pathlib import Path
 
+from pdbsearch.batch.levels import run_levels
 from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import load_average, machine_info
-from pdbsearch.sokoban.collection import RunOptions, run_levels, summary_table, totals
+from pdbsearch.sokoban.collection import RunOptions, summary_table, totals
 from pdbsearch.sokoban.formats import load_levels
 from pdbsearch.sokoban.puzzle import Rules
 

@@ -388,8 +388,8 @@ def _drive(client, jobs: Sequence[Job], on_outcome: Callable[[Outcome], None],
     except KeyboardInterrupt:
         client.cancel(list(in_flight))
         for chunk in in_flight.values():
-            for _, job in chunk:
-                on_outcome(Outcome(job.key, job.failure(INTERRUPTED, "interrupted")))
+            for outcome in _failures([job for _, job in chunk], INTERRUPTED, "interrupted"):
+                on_outcome(outcome)
         return True
     return False
 
@@ -406,8 +406,7 @@ def _outcomes(future, jobs: list[Job]) -> list[Outcome] | None:
         outcomes = future.result()
         # A chunk stops early only once its task is cancelled (Ctrl-C): the
         # jobs it left out were interrupted before they started.
-        return outcomes + [Outcome(job.key, job.failure(INTERRUPTED, "interrupted"))
-                           for job in jobs[len(outcomes):]]
+        return outcomes + _failures(jobs[len(outcomes):], INTERRUPTED, "interrupted")
     except KilledWorker as exc:
         if len(jobs) > 1:
             return None
@@ -418,4 +417,11 @@ def _outcomes(future, jobs: list[Job]) -> list[Outcome] | None:
     except Exception as exc:  # noqa: BLE001 - the task raised: a bug, kept as a record
         status, reason, error = FAILED, None, \
             f"the task failed: {type(exc).__name__}: {exc}"
+    return _failures(jobs, status, reason, error)
+
+
+def _failures(jobs: Sequence[Job], status: str, reason: str | None,
+              error: str | None = None) -> list[Outcome]:
+    """The outcome of each of ``jobs`` when none ran to its end: its failure
+    record of ``status`` (see :class:`.jobs.Job`)."""
     return [Outcome(job.key, job.failure(status, reason, error)) for job in jobs]

@@ -82,11 +82,13 @@ def run_levels(levels: Sequence, options, jobs: int = 1,
     the run was interrupted by Ctrl-C (the unfinished levels are then
     marked so).
 
-    ``options`` is a :class:`RunOptions`, or another domain's options with
-    the same hooks (``blank_record``, ``solve_level``, ``warm_up``,
-    ``limits``, ``time_limit``, ``grace``; picklable, for Dask) and records
-    with the same ``number``, ``status``, ``error``, ``stop_reason``,
-    ``wall_seconds`` and ``solved``.
+    ``options`` is a domain's run options (Sokoban's
+    :class:`~pdbsearch.sokoban.collection.RunOptions`, the sliding tiles'
+    :class:`~pdbsearch.fifteen.collection.FifteenRunOptions`) with the
+    hooks ``blank_record``, ``solve_level``, ``warm_up``, ``limits``,
+    ``time_limit`` and ``grace`` (picklable, for Dask), and records with
+    ``number``, ``status``, ``error``, ``stop_reason``, ``wall_seconds``
+    and ``solved``.
     """
     numbers = list(numbers) if numbers is not None else list(range(1, len(levels) + 1))
     done = done or {}

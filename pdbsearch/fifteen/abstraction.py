@@ -42,11 +42,10 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from ..pdb.store import UNREACHABLE
-
 from ..pdb.builder import BLOCK_SHIFT, byte_matches, prefetch, register_abstraction
 from ..pdb.ranking import advance_placement, lowest_bit, placements, popcount64, rank_partial, \
     select_bit, unrank_digits, unrank_partial
+from ..pdb.store import UNREACHABLE
 
 
 class PatternParams(NamedTuple):

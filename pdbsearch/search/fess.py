@@ -72,7 +72,7 @@ from ..errors import PdbsearchError
 from ..puzzle import copy_key
 from .common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, F_LAST, GENERATED, GOAL,
                      GROW_NODES, NODES, N_FSTATS, N_STATS, OPEN, PRUNED, RUNNING, SOLVED)
-from .store import NodeStore, find_slot, hash_key
+from .store import NodeStore, find_slot
 
 # -- the protocol ---------------------------------------------------------------
 

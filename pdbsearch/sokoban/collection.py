@@ -18,7 +18,6 @@ from dataclasses import asdict, dataclass
 
 from ..batch import KILLED, NOT_RUN
 from ..batch.levels import copy_search_figures, limits_of_one_level
-from ..batch.levels import run_levels  # noqa: F401 - re-exported for the scripts
 from ..io import atomic_write_text
 from ..search import Limits, Status, solve
 from .model import Level

@@ -168,7 +168,8 @@ def test_levels_pattern_options_reach_every_level(capsys, tmp_path):
 
 
 def test_levels_kills_a_level_past_its_limit(tmp_path):
-    from pdbsearch.sokoban.collection import RunOptions, run_levels
+    from pdbsearch.batch.levels import run_levels
+    from pdbsearch.sokoban.collection import RunOptions
     levels = load_levels(MICROBAN)
     # Level 144 takes minutes; a zero grace makes the parent kill it as soon
     # as its 0.3 s limit has passed, unless the child stops by itself first.
