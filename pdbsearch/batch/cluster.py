@@ -172,7 +172,7 @@ def dask_client(spec: str, hold: Callable[[], AbstractContextManager] = nullcont
                                   **QUIET_SETTINGS}), hold():
                 cluster = distributed.LocalCluster(
                     n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.ERROR)
+                    dashboard_address=None, silence_logs=logging.CRITICAL)
                 client = distributed.Client(cluster)
                 # A Ctrl-C at the terminal reaches every process of its group,
                 # and only this one should act on it (cancel, keep the records).
@@ -318,7 +318,7 @@ def run_dask(jobs: Sequence[Job], spec: str, on_outcome: Callable[[Outcome], Non
         return False
     fixed = chunk_override(chunk)
     ctrl_c = CtrlC()
-    with sigint_handler(ctrl_c.handler):
+    with sigint_handler(ctrl_c.handler), _quiet_library_logs():
         try:
             if warm_up is not None and _LOCAL.fullmatch(spec):
                 # Compiled here once, the kernels go to numba's disk cache,
@@ -329,6 +329,25 @@ def run_dask(jobs: Sequence[Job], spec: str, on_outcome: Callable[[Outcome], Non
                 return _drive(client, jobs, on_outcome, warm_up, ctrl_c, fixed)
         except KeyboardInterrupt:
             return True
+
+
+@contextmanager
+def _quiet_library_logs() -> Iterator[None]:
+    """Dask's and tornado's own error logs kept off the terminal while a
+    batch runs here.  A Ctrl-C interrupts Dask's calls wherever they are,
+    and the loop thread then logs the broken callback with a traceback
+    (tornado.application), as a worker logs its lost heartbeat when the
+    scheduler closes first: noise after "interrupted", not news.  What
+    matters comes back through the tasks' results and becomes records."""
+    loggers = [logging.getLogger(name) for name in ("tornado.application", "distributed")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
 
 
 def _drive(client, jobs: Sequence[Job], on_outcome: Callable[[Outcome], None],
