@@ -208,6 +208,13 @@ class Puzzle(ABC):
         params for it (Sokoban learns deadlocks only where that pays).
         Nothing by default."""
 
+    def complete_solution(self, keys: list[np.ndarray],
+                          codes: list[int]) -> tuple[list[np.ndarray], list[int]]:
+        """The states and moves of a solution whose search ended on a state
+        known to reach the goal (Sokoban's perimeter) carried on to the
+        goal; the path as it is by default."""
+        return keys, codes
+
     @abstractmethod
     def initial_key(self) -> np.ndarray:
         """The start state as a ``uint64[key_words]`` array."""

@@ -69,15 +69,20 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
 def _make_fess(puzzle: Puzzle, limits: Limits, alone: bool = False):
     """FESS, in a portfolio with the engines the puzzle names
     (``puzzle.fess_portfolio()``: ``[(algorithm, weight, share), ...]``,
-    "fess-only" for the FESS engine itself), or ``alone``.  Imported here:
+    "fess-only" for the FESS engine itself, a name that is no algorithm for
+    an engine of the domain's, ``puzzle.portfolio_engine(name, limits)``),
+    or ``alone``.  Imported here:
     the other algorithms need none of it (a shorter start of every command)."""
     from .fess import FessSearch
     from .portfolio import Member, PortfolioSearch
     shares = [] if alone else getattr(puzzle, "fess_portfolio", lambda: [])()
     if not shares:
         return FessSearch(puzzle, limits)
-    members = [Member(member_label(name, weight), ALGORITHMS[name].make(puzzle, weight, limits),
-                      share)
+    # In order: a domain's own member (Sokoban's perimeter) may set the
+    # params that the engines after it read.
+    members = [Member(member_label(name, weight),
+                      ALGORITHMS[name].make(puzzle, weight, limits) if name in ALGORITHMS
+                      else puzzle.portfolio_engine(name, limits), share)
                for name, weight, share in shares]
     return PortfolioSearch(puzzle, members, limits.memory_bytes(), "fess")
 

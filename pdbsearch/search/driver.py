@@ -183,6 +183,7 @@ def _finish(puzzle, engine, result, code, bound, seconds, stop_reason) -> Search
             codes = engine.solution_codes(keys)
         else:
             codes = [move_between(puzzle, a, b)[0] for a, b in zip(keys, keys[1:])]
+        keys, codes = puzzle.complete_solution(keys, codes)
         steps, cost = _replayed(puzzle, codes, result.algo)
         result.status = Status.SOLVED
         result.steps = steps

@@ -32,7 +32,8 @@ from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, p
                        pushable_sides, walk_distances)
 from .features import (N_FEATURES, FeatureWork, components, feature_work, out_of_plan,
                        pack_rank, packed_count)
-from .kernels import AREA, FROZEN, LABEL, SokobanParams, decode_boxes, player_of, work_arrays
+from .kernels import (AREA, FROZEN, LABEL, SokobanParams, decode_boxes, in_perimeter, player_of,
+                      work_arrays)
 from .macros import MacroWork, box_macros, macro_path, macro_work
 from .packing import PackingSearch, oop_zones
 from .plan import PlanParams, naive_plan
@@ -238,7 +239,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 out_feat[m, 2] = c_oop
                 out_feat[m, 3] = min(c_dist, 1 << 30)
                 out_rank[m] = pack_rank(n - c_packed, c_conn, c_oop, c_dist)
-                out_flags[m] = GOAL_CHILD if c_goals == n else 0
+                # A perimeter position (:mod:`.perimeter`) is as good as solved.
+                out_flags[m] = GOAL_CHILD if c_goals == n or in_perimeter(p, out_keys[m]) else 0
                 if adv.on != 0:
                     adv.ch_from[m] = s
                     adv.ch_to[m] = c

@@ -33,6 +33,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
+from ..search.store import find_slot
 from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, closed_diagonal_deadlock,
                         corral_restriction, freeze_deadlock, may_close_diagonal, may_freeze,
                         tunnel_restriction)
@@ -103,6 +104,23 @@ class PatternBoundParams(NamedTuple):
     limit: int                  #: most k-subsets (k >= 3) looked up per state
 
 
+class PerimeterTable(NamedTuple):
+    """Positions known to reach the goal (:mod:`.perimeter`), as the goal
+    test reads them: a position found there ends a search that finds
+    solutions (its way to the goal is stored beside it)."""
+
+    on: int                 #: 1: the goal test also accepts a stored position
+    keys: np.ndarray        #: uint64[capacity, K]
+    slots: np.ndarray       #: int32[power of two]: hash slots, -1 empty
+    counters: np.ndarray    #: int64[4]: stored, next to expand, found, stamp
+
+
+def no_perimeter(key_words: int) -> PerimeterTable:
+    """The placeholder of searches without a perimeter."""
+    return PerimeterTable(0, np.zeros((1, key_words), np.uint64), np.full(2, -1, np.int32),
+                          np.zeros(4, np.int64))
+
+
 class SokobanParams(NamedTuple):
     """What the Sokoban kernels need, as seen inside numba."""
 
@@ -139,6 +157,7 @@ class SokobanParams(NamedTuple):
     learning: int               #: 1: learn deadlock patterns while searching
     learned: NamedTuple         #: the learned patterns (:mod:`pdbsearch.pdb.learned`)
     learn: NamedTuple           #: the learning's scratch arrays (:mod:`.learning`)
+    perimeter: PerimeterTable   #: positions known to reach the goal (off: a placeholder)
 
 
 def work_arrays(n_grid: int, n_boxes: int, n_groups: int) -> SokobanWork:
@@ -352,10 +371,35 @@ def _tunnel_run(p, occ, t, step):
     return count
 
 
+@nb.njit(cache=True, inline="always")
+def set_player(p, row, cell):
+    """Write the player cell ``cell`` into the key ``row``."""
+    last = row.shape[0] - 1
+    shift = np.uint64(p.player_shift)
+    mask = ~((~np.uint64(0)) << shift)
+    row[last] = (row[last] & mask) | (np.uint64(p.player_index[cell]) << shift)
+
+
+@nb.njit(cache=True, inline="always")
+def flip_bit(row, bit):
+    """Toggle key bit ``bit`` of ``row`` (a box arrives or leaves)."""
+    row[bit >> 6] ^= np.uint64(1) << np.uint64(bit & 63)
+
+
+@nb.njit(cache=True, inline="always")
+def in_perimeter(p, key):
+    """True when the perimeter is on and holds ``key``."""
+    per = p.perimeter
+    if per.on == 0:
+        return False
+    return per.slots[find_slot(per.keys, per.slots, key)] >= 0
+
+
 @nb.njit(**KERNEL_JIT_OPTIONS)
 def is_goal(p, key):
-    """True when every box stands on a goal."""
+    """True when every box stands on a goal, or (searches that find
+    solutions, :mod:`.perimeter`) the position is known to reach it."""
     for w in range(key.shape[0]):
         if (key[w] & p.box_mask[w]) != p.goal_mask[w]:
-            return False
+            return in_perimeter(p, key)
     return True

@@ -38,7 +38,8 @@ from ..pdb.learned import (DEFAULT_CAPACITY, FULL, LearnedPatterns, learned_add,
 from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
 from ..search.store import find_slot
 from .deadlocks import freeze_deadlock, may_freeze
-from .kernels import MACRO_BASE, MOVE_BASE, decode_boxes, expand, player_of
+from .kernels import (MACRO_BASE, MOVE_BASE, decode_boxes, expand, flip_bit, player_of,
+                      set_player)
 from .tables import flood_smallest
 
 #: Largest cluster a local search is tried on.
@@ -111,19 +112,6 @@ def _pow2(n: int) -> int:
 # -- the local search ---------------------------------------------------------------
 
 
-@nb.njit(cache=True, inline="always")
-def _set_player(p, row, cell):
-    last = row.shape[0] - 1
-    shift = np.uint64(p.player_shift)
-    mask = ~((~np.uint64(0)) << shift)
-    row[last] = (row[last] & mask) | (np.uint64(p.player_index[cell]) << shift)
-
-
-@nb.njit(cache=True, inline="always")
-def _flip(row, bit):
-    row[bit >> 6] ^= np.uint64(1) << np.uint64(bit & 63)
-
-
 @nb.njit(**KERNEL_JIT_OPTIONS)
 def _normalised_player(p, lw, key_boxes, n, start):
     """The smallest cell the player reaches from ``start`` around the boxes
@@ -186,10 +174,10 @@ def local_search(p, lw, root, limit):
                     else:
                         row = keys[stored]
                         copy_key(row, key)
-                        _flip(row, p.box_bit[b])
-                        _flip(row, p.box_bit[t])
+                        flip_bit(row, p.box_bit[b])
+                        flip_bit(row, p.box_bit[t])
                         lw.counters[STAMP] += 1
-                        _set_player(p, row, flood_smallest(b, occ, p.inside, p.deltas, lw.seen,
+                        set_player(p, row, flood_smallest(b, occ, p.inside, p.deltas, lw.seen,
                                                            lw.counters[STAMP], lw.stack))
                         s = find_slot(keys, slots, row)
                         if slots[s] < 0:
@@ -255,9 +243,9 @@ def _subset_key(p, lw, size, skip, player):
     for j in range(size):
         if j != skip:
             lw.occ[lw.members[j]] = 1
-            _flip(sub, p.box_bit[lw.members[j]])
+            flip_bit(sub, p.box_bit[lw.members[j]])
     lw.counters[STAMP] += 1
-    _set_player(p, sub, flood_smallest(player, lw.occ, p.inside, p.deltas, lw.seen,
+    set_player(p, sub, flood_smallest(player, lw.occ, p.inside, p.deltas, lw.seen,
                                        lw.counters[STAMP], lw.stack))
     for j in range(size):
         lw.occ[lw.members[j]] = 0

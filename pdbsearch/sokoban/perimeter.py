@@ -1,0 +1,288 @@
+"""Perimeter search (Manzini 1995; YASS's default): a breadth-first search
+*backwards* from the solved positions, by pulls, whose positions become
+goals of the forward searches that find solutions.
+
+Every position the backward search stores reaches the goal: it was pulled
+from one that does, and a pull undone is a push.  So a forward search that
+meets one is done, and the way on to the goal is the chain of stored
+parents, read as pushes.  The endgame of a level, where boxes must go into
+a goal area in a strict order, is often where the forward searches stall
+and where the pulls are few and forced, so a small perimeter pays.
+
+* **Roots**: a box on every goal, the player in each area of the free
+  cells (normalised, as the forward keys are).
+* **A pull**: the player stands next to box ``b`` (on ``y = b + d``,
+  reachable) with a free cell ``y + d`` behind it; the box comes to ``y``,
+  the player to ``y + d``.  Undone, it is the push of the box on ``y``
+  towards ``b``: code ``y * MOVE_BASE + opposite(d)``.
+* **Growth**: the table is allocated once (capacity from the memory
+  limit) and filled in chunks, as a member of the ``--algo fess``
+  portfolio with its own share of the time; the forward members read the
+  same table through their goal test (:func:`.kernels.is_goal`), so the
+  goal set grows while they search.  The backward search alone is also a
+  complete solver: it ends when it stores the start (solved) or runs out
+  of positions (the level is unsolvable).
+
+A stored position costs ``8 K + 16`` bytes (key, parent, push code, two
+hash slots).  The perimeter is used only by searches that promise no
+bound (the ``--algo fess`` portfolio): a goal set other than the solved
+positions keeps no optimality.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
+from ..search.common import (EXHAUSTED, EXPANDED, GENERATED, GROW_NODES, N_FSTATS, N_STATS,
+                             NODES, RUNNING, SOLVED)
+from ..search.store import find_slot
+from .kernels import MOVE_BASE, PerimeterTable, decode_boxes, flip_bit, player_of, set_player
+from .tables import flood_smallest
+
+#: Most positions the perimeter stores, whatever the memory allows.
+MAX_POSITIONS = 1 << 20
+#: Share of the memory limit the perimeter may take.
+MEMORY_SHARE = 8
+
+# Slots of ``PerimeterTable.counters``.
+STORED, HEAD, FOUND, STAMP = 0, 1, 2, 3
+# A chunk's outcome when the table is full (the member is retired).
+FULL = -1
+
+
+def bytes_per_position(key_words: int) -> int:
+    """Bytes one stored position costs (key, parent, code, two slots)."""
+    return 8 * key_words + 16
+
+
+def new_table(key_words: int, memory_bytes: int) -> tuple[PerimeterTable, np.ndarray,
+                                                          np.ndarray]:
+    """An empty perimeter sized from ``memory_bytes``, with its parent and
+    push-code arrays: ``(table, parent, code)``."""
+    capacity = max(16, min(MAX_POSITIONS,
+                           memory_bytes // MEMORY_SHARE // bytes_per_position(key_words)))
+    n_slots = 1 << (2 * capacity - 1).bit_length()
+    table = PerimeterTable(1, np.zeros((capacity, key_words), np.uint64),
+                           np.full(n_slots, -1, np.int32), np.zeros(4, np.int64))
+    table.counters[FOUND] = -1
+    return table, np.full(capacity, -1, np.int32), np.zeros(capacity, np.int32)
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def _store(per, parent, code, row, from_index, push):
+    """Store ``row`` unless known; returns its index, -1 if it was known,
+    or FULL - 1 when there is no room."""
+    s = find_slot(per.keys, per.slots, row)
+    if per.slots[s] >= 0:
+        return -1
+    i = per.counters[STORED]
+    if i >= per.keys.shape[0] or 2 * (i + 1) > per.slots.shape[0]:
+        return FULL - 1
+    copy_key(per.keys[i], row)
+    per.slots[s] = i
+    parent[i] = from_index
+    code[i] = push
+    per.counters[STORED] = i + 1
+    return i
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def _seed(p, per, parent, code, occ, mark, stack, row):
+    """Store the roots: every goal holding a box, the player in each area."""
+    for i in range(p.goal_cells.shape[0]):
+        occ[p.goal_cells[i]] = 1
+    per.counters[STAMP] += 1
+    tag = per.counters[STAMP]
+    for i in range(p.index_cell.shape[0]):
+        c = p.index_cell[i]
+        if occ[c] != 0 or mark[c] == tag:
+            continue
+        smallest = flood_smallest(c, occ, p.inside, p.deltas, mark, tag, stack)
+        for w in range(row.shape[0]):
+            row[w] = p.goal_mask[w]
+        set_player(p, row, smallest)
+        _store(per, parent, code, row, -1, -1)
+    for i in range(p.goal_cells.shape[0]):
+        occ[p.goal_cells[i]] = 0
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area, mark,
+                    stack, row):
+    """Expand up to ``budget`` stored positions, breadth-first, by pulls.
+
+    Returns SOLVED (the start is stored: ``counters[FOUND]``), EXHAUSTED
+    (every position backwards from the goal is stored, the start is not
+    among them), FULL or RUNNING."""
+    c = per.counters
+    if c[STORED] == 0:
+        _seed(p, per, parent, code, occ, mark, stack, row)
+        s = find_slot(per.keys, per.slots, start)
+        if per.slots[s] >= 0:
+            c[FOUND] = per.slots[s]
+            return SOLVED
+    done = 0
+    while c[HEAD] < c[STORED]:
+        if done >= budget:
+            return RUNNING
+        i = c[HEAD]
+        c[HEAD] = i + 1
+        done += 1
+        stats[EXPANDED] += 1
+        key = per.keys[i]
+        n = decode_boxes(p, key, boxes)
+        for j in range(n):
+            occ[boxes[j]] = 1
+        c[STAMP] += 1
+        tag = c[STAMP]
+        flood_smallest(player_of(p, key), occ, p.inside, p.deltas, area, tag, stack)
+        outcome = RUNNING
+        for j in range(n):
+            b = boxes[j]
+            for k in range(4):
+                d = p.deltas[k]
+                y = b + d
+                z = y + d
+                if area[y] != tag or p.inside[z] == 0 or occ[z] != 0 or p.box_bit[y] < 0:
+                    continue
+                occ[b] = 0
+                occ[y] = 1
+                c[STAMP] += 1
+                smallest = flood_smallest(z, occ, p.inside, p.deltas, mark, c[STAMP], stack)
+                occ[y] = 0
+                occ[b] = 1
+                copy_key(row, key)
+                flip_bit(row, p.box_bit[b])
+                flip_bit(row, p.box_bit[y])
+                set_player(p, row, smallest)
+                stats[GENERATED] += 1
+                # Undone: the box on y pushed back onto b (direction -d).
+                got = _store(per, parent, code, row, i, y * MOVE_BASE + (k + 2) % 4)
+                if got == FULL - 1:
+                    outcome = FULL
+                    break
+                if got >= 0 and _same(row, start):
+                    c[FOUND] = got
+                    outcome = SOLVED
+                    break
+            if outcome != RUNNING:
+                break
+        for j in range(n):
+            occ[boxes[j]] = 0
+        stats[NODES] = c[STORED]
+        if outcome != RUNNING:
+            if outcome == FULL:
+                c[HEAD] = i   # not fully expanded: stays next
+            return outcome
+    return EXHAUSTED
+
+
+@nb.njit(cache=True, inline="always")
+def _same(a, b):
+    for w in range(a.shape[0]):
+        if a[w] != b[w]:
+            return False
+    return True
+
+
+class Perimeter:
+    """A level's perimeter: the table the goal test reads, its parents and
+    push codes, and the way from a stored position to the goal."""
+
+    def __init__(self, puzzle, memory_bytes: int):
+        self.puzzle = puzzle
+        self.table, self.parent, self.code = new_table(puzzle.key_words, memory_bytes)
+        #: True once a forward search's path was carried on from it
+        self.met = False
+
+    def nbytes(self) -> int:
+        """Bytes held by the perimeter's arrays."""
+        t = self.table
+        return t.keys.nbytes + t.slots.nbytes + self.parent.nbytes + self.code.nbytes
+
+    def index_of(self, key: np.ndarray) -> int:
+        """The stored index of ``key``, -1 if absent."""
+        t = self.table
+        return int(t.slots[find_slot(t.keys, t.slots, key)])
+
+    def way_to_goal(self, index: int) -> tuple[list[np.ndarray], list[int]]:
+        """From stored position ``index``: the keys after it, on to a solved
+        position, and the pushes between them."""
+        keys, codes = [], []
+        while int(self.parent[index]) >= 0:
+            codes.append(int(self.code[index]))
+            index = int(self.parent[index])
+            keys.append(self.table.keys[index].copy())
+        return keys, codes
+
+
+class PerimeterSearch:
+    """The backward search as an engine (a member of the ``--algo fess``
+    portfolio; see the module doc)."""
+
+    name = "perimeter"
+
+    def __init__(self, puzzle, perimeter: Perimeter):
+        self.puzzle = puzzle
+        self.perimeter = perimeter
+        self.stats = np.zeros(N_STATS, dtype=np.int64)
+        self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
+        n_grid = puzzle.level.width * puzzle.level.height
+        self._occ = np.zeros(n_grid, np.uint8)
+        self._boxes = np.zeros(max(1, len(puzzle.level.boxes)), np.int32)
+        self._area = np.zeros(n_grid, np.int64)
+        self._mark = np.zeros(n_grid, np.int64)
+        self._stack = np.zeros(n_grid, np.int32)
+        self._row = np.zeros(puzzle.key_words, np.uint64)
+        self._start = puzzle.initial_key()
+        self._full = False
+
+    def load_kernels(self) -> None:
+        """Compile (or load) the chunk kernel, on a budget of nothing."""
+        self.run(0)
+
+    def run(self, budget: int) -> int:
+        """Expand up to ``budget`` positions; SOLVED, EXHAUSTED, RUNNING, or
+        GROW_NODES once the table is full (the portfolio then retires it)."""
+        if self._full:
+            return GROW_NODES
+        per = self.perimeter
+        code = perimeter_chunk(self.puzzle.params, per.table, per.parent, per.code, self._start,
+                               budget, self.stats, self._occ, self._boxes, self._area,
+                               self._mark, self._stack, self._row)
+        if code == FULL:
+            self._full = True
+            return GROW_NODES
+        return code
+
+    def nbytes(self) -> int:
+        """Bytes held by the table."""
+        return self.perimeter.nbytes()
+
+    def grow_nbytes(self, code: int) -> int:
+        """A full table does not grow: past any limit."""
+        return 1 << 62
+
+    def grow(self, code: int) -> None:
+        """Never called (see :meth:`grow_nbytes`)."""
+
+    def solution_keys(self) -> list[np.ndarray]:
+        """The start, then its way to the goal."""
+        keys, _ = self.perimeter.way_to_goal(int(self.perimeter.table.counters[FOUND]))
+        return [self._start.copy()] + keys
+
+    def solution_codes(self, keys: list[np.ndarray]) -> list[int]:
+        """The pushes along :meth:`solution_keys`."""
+        _, codes = self.perimeter.way_to_goal(int(self.perimeter.table.counters[FOUND]))
+        return codes
+
+    def lower_bound(self) -> float | None:
+        """No bound (the perimeter's depth is not one of the start)."""
+        return None
+
+    def report(self) -> dict:
+        """How many positions the perimeter holds."""
+        return {"perimeter_positions": int(self.perimeter.table.counters[STORED]),
+                "perimeter_met": self.perimeter.met}

@@ -1,0 +1,128 @@
+"""The perimeter (pdbsearch.sokoban.perimeter): the backward search by pulls
+whose positions the ``--algo fess`` portfolio takes as goals.
+
+Second opinions: the plain-Python push BFS of ``pdbsearch.testing.sokoban``
+(optimal push counts, solvability) and the independent replay checker."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+import pytest
+
+from pdbsearch.search import Limits, solve
+from pdbsearch.search.common import EXHAUSTED, RUNNING, SOLVED, move_between
+from pdbsearch.sokoban.kernels import is_goal
+from pdbsearch.sokoban.perimeter import FOUND, STORED, PerimeterSearch, bytes_per_position
+from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.testing.sokoban import bfs_min_pushes
+
+from .helpers import SMALL_MICROBAN, microban, xsb
+
+MEMORY = 1 << 28
+
+
+def _perimeter(level, heuristic="simple"):
+    puzzle = SokobanPuzzle(level, heuristic=heuristic)
+    puzzle.prepare()
+    puzzle.tune("fess", 1.0)
+    engine = puzzle.portfolio_engine("perimeter", Limits(memory_mb=MEMORY >> 20))
+    return puzzle, engine
+
+
+def _run_out(engine: PerimeterSearch) -> int:
+    code = RUNNING
+    while code == RUNNING:
+        code = engine.run(1 << 16)
+    return code
+
+
+@pytest.mark.parametrize("number", SMALL_MICROBAN)
+def test_the_backward_search_alone_finds_the_optimal_push_count(number):
+    """Breadth-first by pulls from the solved positions, the start is met at
+    its optimal push count (the plain-Python forward BFS's), and the pushes
+    read back from the table replay."""
+    level = microban(number)
+    puzzle, engine = _perimeter(level)
+    assert _run_out(engine) == SOLVED
+    keys = engine.solution_keys()
+    codes = engine.solution_codes(keys)
+    _, cost = puzzle.check_solution(codes)
+    assert cost == len(codes) == len(keys) - 1 == bfs_min_pushes(level)
+
+
+def test_every_stored_position_reaches_the_goal_by_its_stored_pushes():
+    """Positions drawn from a partly grown table, each set up as a level of
+    its own: the table's pushes solve it (independent replay)."""
+    level = microban(153)
+    puzzle, engine = _perimeter(level)
+    assert engine.run(3000) == RUNNING
+    table = puzzle.perimeter.table
+    stored = int(table.counters[STORED])
+    assert stored > 3000
+    rng = np.random.default_rng(7)
+    for index in rng.choice(stored, size=40, replace=False):
+        boxes, player = puzzle.position_of(table.keys[index])
+        assert is_goal(puzzle.params, table.keys[index])   # the goal test accepts it
+        _, codes = puzzle.perimeter.way_to_goal(int(index))
+        there = SokobanPuzzle(level.with_state(boxes, player), heuristic="simple")
+        there.check_solution(codes)
+
+
+def test_a_level_no_push_solves_is_proved_unsolvable_backwards():
+    level = xsb("######\n#@ $.#\n#   .#\n#$   #\n######\n")   # a box in a corner
+    assert bfs_min_pushes(level) is None
+    _, engine = _perimeter(level)
+    assert _run_out(engine) == EXHAUSTED
+    assert engine.perimeter.table.counters[FOUND] == -1
+
+
+def test_a_forward_path_ending_on_the_perimeter_is_carried_to_the_goal():
+    """What the driver does when a forward member stops on a perimeter
+    position: the stored pushes are appended and the whole replays."""
+    level = microban(25)
+    puzzle, engine = _perimeter(level)
+    engine.run(50)    # a perimeter that does not reach the start
+    assert int(puzzle.perimeter.table.counters[FOUND]) == -1
+    keys = solve(SokobanPuzzle(level, heuristic="simple"), "astar").path_keys
+    # The first position of an optimal forward path that the perimeter
+    # holds, and the pushes up to it: a path a forward member may return.
+    cut = next(i for i, k in enumerate(keys) if puzzle.perimeter.index_of(k) >= 0)
+    assert not level.is_solved(puzzle.position_of(keys[cut])[0])
+    head = [move_between(puzzle, a, b)[0] for a, b in pairwise(keys[:cut + 1])]
+    full_keys, full_codes = puzzle.complete_solution(keys[:cut + 1], head)
+    assert level.is_solved(puzzle.position_of(full_keys[-1])[0])
+    assert len(full_keys) == len(full_codes) + 1
+    _, cost = puzzle.check_solution(full_codes)
+    assert cost == len(full_codes) == bfs_min_pushes(level)
+
+
+def test_other_algorithms_run_without_the_perimeter():
+    """A perimeter position ends only ``--algo fess`` searches: tuning the
+    puzzle for any other algorithm takes it away (A* stays optimal)."""
+    level = microban(153)
+    puzzle, engine = _perimeter(level)
+    engine.run(500)
+    key = puzzle.perimeter.table.keys[int(puzzle.perimeter.table.counters[STORED]) - 1]
+    assert is_goal(puzzle.params, key)
+    puzzle.tune("astar", 1.0)
+    assert puzzle.perimeter is None and puzzle.params.perimeter.on == 0
+    assert not is_goal(puzzle.params, key)
+
+
+def test_the_fess_portfolio_solutions_replay_and_name_the_perimeter():
+    level = microban(4)
+    result = solve(SokobanPuzzle(level), "fess", limits=Limits(time_seconds=30))
+    assert result.status.name == "SOLVED"
+    assert "perimeter" in result.extra["fess"]["members"]
+    assert result.extra["fess"]["perimeter_positions"] > 0
+
+
+def test_a_stored_position_costs_what_the_docs_say():
+    assert bytes_per_position(3) == 8 * 3 + 16
+    puzzle, engine = _perimeter(microban(1))
+    t = puzzle.perimeter.table
+    capacity = t.keys.shape[0]
+    assert engine.nbytes() == t.keys.nbytes + t.slots.nbytes + 8 * capacity
+    assert t.slots.shape[0] <= 4 * capacity    # at most two slots a position, rounded up
