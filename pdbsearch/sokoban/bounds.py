@@ -17,7 +17,7 @@ import numpy as np
 
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
 from ..puzzle import DEAD, KERNEL_JIT_OPTIONS
-from .kernels import BASE, ROWS, SEEN, decode_boxes, player_of
+from .kernels import BASE, ROWS, SEEN, decode_boxes, perimeter_depth, player_of
 from .learning import is_learned_dead
 from .matching import min_cost_matching, rematch_row
 from .tables import UNREACHABLE
@@ -543,7 +543,13 @@ def heuristic(p, key):
     differ in one or two boxes, so the last matching is kept and updated in
     O(n²) per changed row (a row is unchanged when its box has the same
     cell and the same reachable sides) instead of being rebuilt in O(n³).
+
+    With a perimeter on (``--algo fess``), a position it holds gets its
+    exact pushes to the goal instead.
     """
+    known = perimeter_depth(p, key)
+    if known >= 0:
+        return known
     if p.learning != 0 and is_learned_dead(p, key):
         return DEAD
     if p.heuristic == ZERO:

@@ -112,13 +112,14 @@ class PerimeterTable(NamedTuple):
     on: int                 #: 1: the goal test also accepts a stored position
     keys: np.ndarray        #: uint64[capacity, K]
     slots: np.ndarray       #: int32[power of two]: hash slots, -1 empty
+    depth: np.ndarray       #: int32[capacity]: pushes from the position to the goal
     counters: np.ndarray    #: int64[4]: stored, next to expand, found, stamp
 
 
 def no_perimeter(key_words: int) -> PerimeterTable:
     """The placeholder of searches without a perimeter."""
     return PerimeterTable(0, np.zeros((1, key_words), np.uint64), np.full(2, -1, np.int32),
-                          np.zeros(4, np.int64))
+                          np.zeros(1, np.int32), np.zeros(4, np.int64))
 
 
 class SokobanParams(NamedTuple):
@@ -393,6 +394,17 @@ def in_perimeter(p, key):
     if per.on == 0:
         return False
     return per.slots[find_slot(per.keys, per.slots, key)] >= 0
+
+
+@nb.njit(cache=True, inline="always")
+def perimeter_depth(p, key):
+    """The pushes from ``key`` to the goal when the perimeter holds it (its
+    breadth-first depth: the exact optimum), else -1."""
+    per = p.perimeter
+    if per.on == 0:
+        return -1
+    i = per.slots[find_slot(per.keys, per.slots, key)]
+    return per.depth[i] if i >= 0 else -1
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)

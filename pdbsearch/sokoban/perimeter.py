@@ -23,8 +23,13 @@ and where the pulls are few and forced, so a small perimeter pays.
   complete solver: it ends when it stores the start (solved) or runs out
   of positions (the level is unsolvable).
 
-A stored position costs ``8 K + 16`` bytes (key, parent, push code, two
-hash slots).  The perimeter is used only by searches that promise no
+* **Depth**: breadth-first, a stored position's depth is its exact
+  number of pushes to the goal; the heuristic returns it for a stored
+  position (:func:`.bounds.heuristic`), so weighted A* and greedy search
+  take a position they meet there at once, not when its bound comes up.
+
+A stored position costs ``8 K + 20`` bytes (key, depth, parent, push code,
+two hash slots).  The perimeter is used only by searches that promise no
 bound (the ``--algo fess`` portfolio): a goal set other than the solved
 positions keeps no optimality.
 """
@@ -53,8 +58,8 @@ FULL = -1
 
 
 def bytes_per_position(key_words: int) -> int:
-    """Bytes one stored position costs (key, parent, code, two slots)."""
-    return 8 * key_words + 16
+    """Bytes one stored position costs (key, depth, parent, code, two slots)."""
+    return 8 * key_words + 20
 
 
 def new_table(key_words: int, memory_bytes: int) -> tuple[PerimeterTable, np.ndarray,
@@ -65,7 +70,8 @@ def new_table(key_words: int, memory_bytes: int) -> tuple[PerimeterTable, np.nda
                            memory_bytes // MEMORY_SHARE // bytes_per_position(key_words)))
     n_slots = 1 << (2 * capacity - 1).bit_length()
     table = PerimeterTable(1, np.zeros((capacity, key_words), np.uint64),
-                           np.full(n_slots, -1, np.int32), np.zeros(4, np.int64))
+                           np.full(n_slots, -1, np.int32), np.zeros(capacity, np.int32),
+                           np.zeros(4, np.int64))
     table.counters[FOUND] = -1
     return table, np.full(capacity, -1, np.int32), np.zeros(capacity, np.int32)
 
@@ -82,6 +88,7 @@ def _store(per, parent, code, row, from_index, push):
         return FULL - 1
     copy_key(per.keys[i], row)
     per.slots[s] = i
+    per.depth[i] = 0 if from_index < 0 else per.depth[from_index] + 1
     parent[i] = from_index
     code[i] = push
     per.counters[STORED] = i + 1
@@ -200,7 +207,8 @@ class Perimeter:
     def nbytes(self) -> int:
         """Bytes held by the perimeter's arrays."""
         t = self.table
-        return t.keys.nbytes + t.slots.nbytes + self.parent.nbytes + self.code.nbytes
+        return (t.keys.nbytes + t.slots.nbytes + t.depth.nbytes + self.parent.nbytes
+                + self.code.nbytes)
 
     def index_of(self, key: np.ndarray) -> int:
         """The stored index of ``key``, -1 if absent."""

@@ -13,6 +13,7 @@ import pytest
 
 from pdbsearch.search import Limits, solve
 from pdbsearch.search.common import EXHAUSTED, RUNNING, SOLVED, move_between
+from pdbsearch.sokoban.bounds import heuristic
 from pdbsearch.sokoban.kernels import is_goal
 from pdbsearch.sokoban.perimeter import FOUND, STORED, PerimeterSearch, bytes_per_position
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
@@ -68,6 +69,9 @@ def test_every_stored_position_reaches_the_goal_by_its_stored_pushes():
         _, codes = puzzle.perimeter.way_to_goal(int(index))
         there = SokobanPuzzle(level.with_state(boxes, player), heuristic="simple")
         there.check_solution(codes)
+        # breadth-first: the depth is the optimum, and the heuristic says so
+        assert len(codes) == table.depth[index] == bfs_min_pushes(there.level)
+        assert heuristic(puzzle.params, table.keys[index]) == len(codes)
 
 
 def test_a_level_no_push_solves_is_proved_unsolvable_backwards():
@@ -104,11 +108,14 @@ def test_other_algorithms_run_without_the_perimeter():
     level = microban(153)
     puzzle, engine = _perimeter(level)
     engine.run(500)
-    key = puzzle.perimeter.table.keys[int(puzzle.perimeter.table.counters[STORED]) - 1]
-    assert is_goal(puzzle.params, key)
+    last = int(puzzle.perimeter.table.counters[STORED]) - 1
+    key = puzzle.perimeter.table.keys[last]
+    depth = int(puzzle.perimeter.table.depth[last])
+    assert is_goal(puzzle.params, key) and depth > 0
     puzzle.tune("astar", 1.0)
     assert puzzle.perimeter is None and puzzle.params.perimeter.on == 0
     assert not is_goal(puzzle.params, key)
+    assert heuristic(puzzle.params, key) <= depth    # the admissible bound again
 
 
 def test_the_fess_portfolio_solutions_replay_and_name_the_perimeter():
@@ -120,9 +127,9 @@ def test_the_fess_portfolio_solutions_replay_and_name_the_perimeter():
 
 
 def test_a_stored_position_costs_what_the_docs_say():
-    assert bytes_per_position(3) == 8 * 3 + 16
+    assert bytes_per_position(3) == 8 * 3 + 20
     puzzle, engine = _perimeter(microban(1))
     t = puzzle.perimeter.table
     capacity = t.keys.shape[0]
-    assert engine.nbytes() == t.keys.nbytes + t.slots.nbytes + 8 * capacity
+    assert engine.nbytes() == t.keys.nbytes + t.slots.nbytes + 12 * capacity
     assert t.slots.shape[0] <= 4 * capacity    # at most two slots a position, rounded up
