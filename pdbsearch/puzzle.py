@@ -208,6 +208,11 @@ class Puzzle(ABC):
         params for it (Sokoban learns deadlocks only where that pays).
         Nothing by default."""
 
+    def check_algorithm(self, algo: str) -> None:
+        """Raise :class:`~pdbsearch.errors.PdbsearchError` when this puzzle
+        cannot be searched by ``algo`` (called before any table is built);
+        every algorithm is accepted by default."""
+
     def complete_solution(self, keys: list[np.ndarray],
                           codes: list[int]) -> tuple[list[np.ndarray], list[int]]:
         """The states and moves of a solution whose search ended on a state

@@ -132,6 +132,7 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     if spec.needs_unit_costs and not puzzle.unit_costs:
         raise PdbsearchError(f"{algo} is optimal only when every move costs 1; "
                              f"use astar (with heuristic zero for Dijkstra)")
+    puzzle.check_algorithm(algo)
     limits = limits or Limits()
     if puzzle.start_is_goal():
         return solved_at_start(puzzle, algo=algo, weight=weight,

@@ -22,7 +22,6 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from ..errors import PdbsearchError
 from ..puzzle import DEAD, copy_key
 from ..search.fess import ADVISED, GOAL_CHILD, FessDomain, register_fess_kernels
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
@@ -275,9 +274,7 @@ class SokobanFessDomain(FessDomain):
     cell_features = N_FEATURES
 
     def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True):
-        if puzzle.metric != "pushes":
-            raise PdbsearchError("fess solves for pushes (walking is free); "
-                                 "use --metric pushes")
+        puzzle.check_algorithm("fess-only")
         self.puzzle = puzzle
         self.limits = limits
         level = puzzle.level

@@ -320,6 +320,13 @@ class SokobanPuzzle(Puzzle):
         return [("perimeter", 1.0, 0.1), ("fess-only", 1.0, 0.36), ("wastar", 2.0, 0.36),
                 ("greedy", 1.0, 0.18)]
 
+    def check_algorithm(self, algo: str) -> None:
+        """FESS (alone or in its portfolio) solves for pushes: walking is
+        free in its macro moves, so the moves metric is refused."""
+        if algo in ("fess", "fess-only") and self.metric != "pushes":
+            raise PdbsearchError("fess solves for pushes (walking is free); "
+                                 "use --metric pushes")
+
     def portfolio_engine(self, name: str, limits):
         """The portfolio's own members: ``perimeter``, the backward search
         whose positions the other members take as goals (:mod:`.perimeter`;

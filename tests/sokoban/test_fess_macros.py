@@ -103,3 +103,11 @@ def test_fess_limits_hold_on_a_big_level():
 def test_fess_refuses_the_moves_metric():
     with pytest.raises(PdbsearchError, match="pushes"):
         solve(SokobanPuzzle(microban(1), "moves", "matching"), "fess")
+
+
+@pytest.mark.parametrize("algo", ["fess", "fess-only"])
+def test_fess_refuses_the_moves_metric_before_building_tables(algo, tmp_path):
+    puzzle = SokobanPuzzle(microban(2), "moves", "pdb", db_dir=tmp_path)
+    with pytest.raises(PdbsearchError, match="pushes"):
+        solve(puzzle, algo)
+    assert puzzle.patterns is None and not any(tmp_path.iterdir())
