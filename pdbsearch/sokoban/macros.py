@@ -243,6 +243,11 @@ def macro_path(s, c, q, player, inside, occ, dead, deltas, mw, out):
     returns how many (written to ``out``), -1 if impossible."""
     occ[s] = 0
     tarjan(inside, occ, deltas, player, mw)
+    if mw.dstamp[q] != mw.dstamp[player]:
+        # q is cut off by other boxes: no move of this box reaches it (and
+        # the side classes below are only defined on the cells reached).
+        occ[s] = 1
+        return -1
     mw.counters[1] += 1
     tag = mw.counters[1]
     # Player area now: the cells reached without crossing s.

@@ -13,6 +13,9 @@ from pdbsearch.sokoban.fess import SokobanFessDomain
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.testing.fess import connectivity, macro_children, replay_pushes
 
+from pdbsearch.sokoban.formats import load_levels
+
+from .helpers import LEVELS as PUZZLES
 from .helpers import microban, random_position
 
 #: Dead squares only: every macro the oracle finds must be generated.
@@ -111,3 +114,23 @@ def test_fess_refuses_the_moves_metric_before_building_tables(algo, tmp_path):
     with pytest.raises(PdbsearchError, match="pushes"):
         solve(puzzle, algo)
     assert puzzle.patterns is None and not any(tmp_path.iterdir())
+
+
+def test_a_box_round_and_back_is_replayed_with_the_box_that_frees_the_player():
+    """grigr2002 4 (Red star #104): box r5c5 pushed down and back up lets
+    the player into the bottom-right room; box r3c3 up and back only into
+    the top-left.  The child (same boxes, player in the bottom-right) was
+    unrolled with box r3c3's pushes, because the side-class test was asked
+    about a cell that search never reached (found by the perimeter, whose
+    goal test made such a child the end of a solution)."""
+    level = load_levels(PUZZLES / "sokoban" / "grigr2002.txt")[3]
+    assert level.title == "Red star #104"
+    puzzle = SokobanPuzzle(level, heuristic="matching")
+    puzzle.prepare()
+    domain = SokobanFessDomain(puzzle, None, use_packing=False)
+    bottom_right = level.cell(5, 6)
+    child = puzzle.key_of(level.boxes, bottom_right)
+    codes = domain.codes_between(puzzle.initial_key(), child)
+    boxes, player = replay_pushes(level, level.boxes, level.player, codes)
+    assert boxes == level.boxes
+    assert level.normalized_player(player, boxes) == level.normalized_player(bottom_right, boxes)
