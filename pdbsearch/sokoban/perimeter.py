@@ -42,7 +42,7 @@ import numpy as np
 from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
 from ..search.common import (EXHAUSTED, EXPANDED, GENERATED, GROW_NODES, N_FSTATS, N_STATS,
                              NODES, RUNNING, SOLVED)
-from ..search.store import find_slot
+from ..search.store import find_slot, keys_equal
 from .kernels import MOVE_BASE, PerimeterTable, decode_boxes, flip_bit, player_of, set_player
 from .tables import flood_smallest
 
@@ -170,7 +170,7 @@ def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area
                 if got == FULL - 1:
                     outcome = FULL
                     break
-                if got >= 0 and _same(row, start):
+                if got >= 0 and keys_equal(row, start):
                     c[FOUND] = got
                     outcome = SOLVED
                     break
@@ -184,14 +184,6 @@ def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area
                 c[HEAD] = i   # not fully expanded: stays next
             return outcome
     return EXHAUSTED
-
-
-@nb.njit(cache=True, inline="always")
-def _same(a, b):
-    for w in range(a.shape[0]):
-        if a[w] != b[w]:
-            return False
-    return True
 
 
 class Perimeter:
