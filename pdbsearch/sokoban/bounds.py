@@ -545,7 +545,7 @@ def heuristic(p, key):
     cell and the same reachable sides) instead of being rebuilt in O(n³).
 
     With a perimeter on (``--algo fess``), a position it holds gets its
-    exact pushes to the goal instead.
+    pushes to the goal along the stored way instead.
     """
     known = perimeter_depth(p, key)
     if known >= 0:

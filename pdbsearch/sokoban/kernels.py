@@ -398,8 +398,8 @@ def in_perimeter(p, key):
 
 @nb.njit(cache=True, inline="always")
 def perimeter_depth(p, key):
-    """The pushes from ``key`` to the goal when the perimeter holds it (its
-    breadth-first depth: the exact optimum), else -1."""
+    """The pushes from ``key`` to the goal along the perimeter's stored way
+    when it holds ``key`` (:mod:`.perimeter`), else -1."""
     per = p.perimeter
     if per.on == 0:
         return -1
