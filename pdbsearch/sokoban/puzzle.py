@@ -314,8 +314,7 @@ class SokobanPuzzle(Puzzle):
         Microban levels the others are slow on (144, 93).  Measured on the
         three development sets at 5 s of CPU a level (holland, grigr2002,
         sasquatch5; docs/benchmarks.md): without the perimeter
-        47 + 30 + 27, with it 50 + 34 + 25 (49 + 34 + 27 before the
-        heuristic read its depths: differences near the time limit)."""
+        47 + 30 + 27, with it 49 + 33 + 30 (YASS 52 + 34 + 29)."""
         if self.metric != "pushes":
             return []
         return [("perimeter", 1.0, 0.1), ("fess-only", 1.0, 0.36), ("wastar", 2.0, 0.36),
