@@ -44,7 +44,6 @@ positions keeps no optimality.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import NamedTuple
 
 import numba as nb
@@ -55,6 +54,7 @@ from ..search.common import (EXHAUSTED, EXPANDED, GENERATED, GROW_NODES, N_FSTAT
                              NODES, RUNNING, SOLVED)
 from ..search.heap import heap_pop, heap_push
 from ..search.store import find_slot, keys_equal
+from .advisors import push_distances
 from .kernels import MOVE_BASE, PerimeterTable, decode_boxes, flip_bit, player_of, set_player
 from .tables import flood_smallest
 
@@ -67,6 +67,8 @@ MEMORY_SHARE = 8
 STORED, HEAD, FOUND, STAMP = 0, 1, 2, 3
 # A chunk's outcome when the table is full (the member is retired).
 FULL = -1
+#: The greedy order's distance of a cell no start square's box reaches.
+FAR_BACK = 1000
 
 
 def bytes_per_position(key_words: int) -> int:
@@ -141,21 +143,15 @@ class GreedyOrder(NamedTuple):
 
 
 def back_distances(puzzle) -> np.ndarray:
-    """Pushes of a lone box from the nearest start square to each cell."""
+    """Pushes of a lone box from the nearest start square to each cell
+    (:func:`.advisors.push_distances` from the start squares, capped at
+    :data:`FAR_BACK`)."""
     p = puzzle.params
-    inside, deltas = p.inside, [int(d) for d in p.deltas]
-    dist = np.full(inside.shape[0], 1000, np.int32)
-    todo = deque(sorted(puzzle.level.boxes))
-    for s in todo:
-        dist[s] = 0
-    while todo:
-        c = todo.popleft()
-        for d in deltas:
-            t = c + d
-            if inside[t] and inside[c - d] and dist[t] > dist[c] + 1:
-                dist[t] = dist[c] + 1
-                todo.append(t)
-    return dist
+    starts = np.zeros((1, p.inside.shape[0]), np.uint8)
+    starts[0, sorted(puzzle.level.boxes)] = 1
+    dist = np.empty(starts.shape, np.int32)
+    push_distances(p.inside, p.deltas, starts, dist)
+    return np.minimum(dist[0], FAR_BACK)
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)
@@ -207,8 +203,9 @@ def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area
         tag = c[STAMP]
         flood_smallest(player_of(p, key), occ, p.inside, p.deltas, area, tag, stack)
         h_here = 0
-        for j in range(n):
-            h_here += order.back[boxes[j]]
+        if order.on != 0:
+            for j in range(n):
+                h_here += order.back[boxes[j]]
         outcome = RUNNING
         for j in range(n):
             b = boxes[j]
