@@ -85,7 +85,10 @@ class PortfolioSearch:
             self.winner = member
             return code
         if code != RUNNING:
-            others = sum(m.engine.nbytes() for m in self.members if m is not member)
+            # A member that reserves its arrays up front (the perimeter)
+            # counts with all of them: it may yet fill them.
+            others = sum(getattr(m.engine, "reserved_nbytes", m.engine.nbytes)()
+                         for m in self.members if m is not member)
             if others + member.engine.grow_nbytes(code) > self.memory:
                 member.retired = True
             else:

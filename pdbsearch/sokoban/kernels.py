@@ -33,7 +33,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
-from ..search.store import find_slot
+from ..search.store import hash_key, keys_equal
 from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, closed_diagonal_deadlock,
                         corral_restriction, freeze_deadlock, may_close_diagonal, may_freeze,
                         tunnel_restriction)
@@ -111,15 +111,36 @@ class PerimeterTable(NamedTuple):
 
     on: int                 #: 1: the goal test also accepts a stored position
     keys: np.ndarray        #: uint64[capacity, K]
-    slots: np.ndarray       #: int32[power of two]: hash slots, -1 empty
+    slots: np.ndarray       #: int32[power of two]: index + 1 of a stored key, 0 empty
     depth: np.ndarray       #: int32[capacity]: pushes from the position to the goal
-    counters: np.ndarray    #: int64[4]: stored, next to expand, found, stamp
+    counters: np.ndarray    #: int64[5]: stored, next to expand, found, stamp, slot mask
+
+
+#: Slot of ``PerimeterTable.counters`` holding the mask of the slots in use.
+SLOT_MASK = 4
 
 
 def no_perimeter(key_words: int) -> PerimeterTable:
     """The placeholder of searches without a perimeter."""
-    return PerimeterTable(0, np.zeros((1, key_words), np.uint64), np.full(2, -1, np.int32),
-                          np.zeros(1, np.int32), np.zeros(4, np.int64))
+    counters = np.zeros(5, np.int64)
+    counters[SLOT_MASK] = 1
+    return PerimeterTable(0, np.zeros((1, key_words), np.uint64), np.zeros(2, np.int32),
+                          np.zeros(1, np.int32), counters)
+
+
+@nb.njit(cache=True, inline="always")
+def perimeter_slot(per, key):
+    """The slot of ``key`` among the perimeter's slots in use (the first
+    ``counters[SLOT_MASK] + 1``): it holds the key's index + 1, or 0 when
+    the key is absent.  Empty is 0, not -1, so that the arrays can come
+    zeroed from the OS and their pages are mapped only as they fill."""
+    mask = per.counters[SLOT_MASK]
+    s = np.int64(hash_key(key) & np.uint64(mask))
+    while True:
+        idx = per.slots[s]
+        if idx == 0 or keys_equal(per.keys[idx - 1], key):
+            return s
+        s = (s + 1) & mask
 
 
 class SokobanParams(NamedTuple):
@@ -393,7 +414,7 @@ def in_perimeter(p, key):
     per = p.perimeter
     if per.on == 0:
         return False
-    return per.slots[find_slot(per.keys, per.slots, key)] >= 0
+    return per.slots[perimeter_slot(per, key)] != 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -403,8 +424,8 @@ def perimeter_depth(p, key):
     per = p.perimeter
     if per.on == 0:
         return -1
-    i = per.slots[find_slot(per.keys, per.slots, key)]
-    return per.depth[i] if i >= 0 else -1
+    i = per.slots[perimeter_slot(per, key)]
+    return per.depth[i - 1] if i != 0 else -1
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)

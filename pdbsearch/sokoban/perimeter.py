@@ -22,8 +22,10 @@ and where the pulls are few and forced, so a perimeter pays.
   start, which some levels, scattered boxes into a tight goal area, need
   more than a forward one).  Measured on the development sets, the
   greedy half gained sasquatch5 25 -> 30 (docs/benchmarks.md).
-* **Growth**: the table is allocated once (capacity from the memory
-  limit) and filled in chunks, as a member of the ``--algo fess``
+* **Growth**: the table's arrays are reserved once (capacity from the
+  memory limit, at most :data:`MAX_POSITIONS`), zeroed, so that their
+  pages are mapped only as they fill; the hash slots in use double as
+  positions come.  It is filled in chunks, as a member of the ``--algo fess``
   portfolio with its own share of the time; the forward members read the
   same table through their goal test (:func:`.kernels.is_goal`), so the
   goal set grows while they search.  The backward search alone is also a
@@ -36,10 +38,11 @@ and where the pulls are few and forced, so a perimeter pays.
   comes up.
 
 A stored position costs ``8 K + 20`` bytes (key, depth, parent, push code,
-two hash slots), and 17 more with the greedy order (a flag and a heap
-entry).  The perimeter is used only by searches that promise no bound
-(the ``--algo fess`` portfolio): a goal set other than the solved
-positions keeps no optimality.
+two hash slots; up to two more slots, 8 bytes, just after the slots
+double), and 17 more with the greedy order (a flag and a heap entry).
+The perimeter is used only by searches that promise no bound (the
+``--algo fess`` portfolio): a goal set other than the solved positions
+keeps no optimality.
 """
 
 from __future__ import annotations
@@ -53,13 +56,16 @@ from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
 from ..search.common import (EXHAUSTED, EXPANDED, GENERATED, GROW_NODES, N_FSTATS, N_STATS,
                              NODES, RUNNING, SOLVED)
 from ..search.heap import heap_pop, heap_push
-from ..search.store import find_slot, keys_equal
+from ..search.store import keys_equal
 from .advisors import push_distances
-from .kernels import MOVE_BASE, PerimeterTable, decode_boxes, flip_bit, player_of, set_player
+from .kernels import (MOVE_BASE, SLOT_MASK, PerimeterTable, decode_boxes, flip_bit,
+                      perimeter_slot, player_of, set_player)
 from .tables import flood_smallest
 
 #: Most positions the perimeter stores, whatever the memory allows.
-MAX_POSITIONS = 1 << 20
+MAX_POSITIONS = 1 << 24
+#: Hash slots of an empty perimeter (doubled as it fills).
+FIRST_SLOTS = 1 << 12
 #: Share of the memory limit the perimeter may take.
 MEMORY_SHARE = 8
 
@@ -79,29 +85,51 @@ def bytes_per_position(key_words: int) -> int:
 def new_table(key_words: int, memory_bytes: int) -> tuple[PerimeterTable, np.ndarray,
                                                           np.ndarray]:
     """An empty perimeter sized from ``memory_bytes``, with its parent and
-    push-code arrays: ``(table, parent, code)``."""
+    push-code arrays: ``(table, parent, code)``.
+
+    Every array is zeroed (empty slots are 0), so the OS maps its pages
+    only as positions are stored: a level solved at once costs next to
+    nothing, and a long run can store millions.  The slots in use start
+    at :data:`FIRST_SLOTS` and double as the table fills (:func:`_store`)."""
     capacity = max(16, min(MAX_POSITIONS,
                            memory_bytes // MEMORY_SHARE // bytes_per_position(key_words)))
     n_slots = 1 << (2 * capacity - 1).bit_length()
     table = PerimeterTable(1, np.zeros((capacity, key_words), np.uint64),
-                           np.full(n_slots, -1, np.int32), np.zeros(capacity, np.int32),
-                           np.zeros(4, np.int64))
+                           np.zeros(n_slots, np.int32), np.zeros(capacity, np.int32),
+                           np.zeros(5, np.int64))
     table.counters[FOUND] = -1
-    return table, np.full(capacity, -1, np.int32), np.zeros(capacity, np.int32)
+    table.counters[SLOT_MASK] = min(FIRST_SLOTS, n_slots) - 1
+    return table, np.zeros(capacity, np.int32), np.zeros(capacity, np.int32)
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def _double_slots(per):
+    """Use twice as many slots and put every stored key back."""
+    n = per.counters[STORED]
+    used = per.counters[SLOT_MASK] + 1
+    for s in range(used):
+        per.slots[s] = 0
+    per.counters[SLOT_MASK] = 2 * used - 1
+    for i in range(n):
+        per.slots[perimeter_slot(per, per.keys[i])] = i + 1
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)
 def _store(per, parent, code, row, from_index, push):
     """Store ``row`` unless known; returns its index, -1 if it was known,
     or FULL - 1 when there is no room."""
-    s = find_slot(per.keys, per.slots, row)
-    if per.slots[s] >= 0:
+    s = perimeter_slot(per, row)
+    if per.slots[s] != 0:
         return -1
     i = per.counters[STORED]
     if i >= per.keys.shape[0] or 2 * (i + 1) > per.slots.shape[0]:
         return FULL - 1
+    if 2 * (i + 1) > per.counters[SLOT_MASK] + 1:
+        # At most half the slots in use hold keys: probes stay short.
+        _double_slots(per)
+        s = perimeter_slot(per, row)
     copy_key(per.keys[i], row)
-    per.slots[s] = i
+    per.slots[s] = i + 1
     per.depth[i] = 0 if from_index < 0 else per.depth[from_index] + 1
     parent[i] = from_index
     code[i] = push
@@ -166,9 +194,9 @@ def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area
     c = per.counters
     if c[STORED] == 0:
         _seed(p, per, parent, code, occ, mark, stack, row)
-        s = find_slot(per.keys, per.slots, start)
-        if per.slots[s] >= 0:
-            c[FOUND] = per.slots[s]
+        s = perimeter_slot(per, start)
+        if per.slots[s] != 0:
+            c[FOUND] = per.slots[s] - 1
             return SOLVED
     done = 0
     while True:
@@ -258,8 +286,19 @@ class Perimeter:
         #: True once a forward search's path was carried on from it
         self.met = False
 
+    def stored(self) -> int:
+        """How many positions the perimeter holds."""
+        return int(self.table.counters[STORED])
+
     def nbytes(self) -> int:
-        """Bytes held by the perimeter's arrays."""
+        """Bytes in use: the stored positions' rows and the slots in use
+        (the pages of the rest are not mapped yet)."""
+        t = self.table
+        row = t.keys.itemsize * t.keys.shape[1] + 12   # key, depth, parent, code
+        return self.stored() * row + 4 * int(t.counters[SLOT_MASK] + 1)
+
+    def reserved_nbytes(self) -> int:
+        """Bytes of the arrays as allocated (at most this many in use)."""
         t = self.table
         return (t.keys.nbytes + t.slots.nbytes + t.depth.nbytes + self.parent.nbytes
                 + self.code.nbytes)
@@ -267,7 +306,7 @@ class Perimeter:
     def index_of(self, key: np.ndarray) -> int:
         """The stored index of ``key``, -1 if absent."""
         t = self.table
-        return int(t.slots[find_slot(t.keys, t.slots, key)])
+        return int(t.slots[perimeter_slot(t, key)]) - 1
 
     def way_to_goal(self, index: int) -> tuple[list[np.ndarray], list[int]]:
         """From stored position ``index``: the keys after it, on to a solved
@@ -326,9 +365,18 @@ class PerimeterSearch:
         return code
 
     def nbytes(self) -> int:
-        """Bytes held by the table and the order of expansion."""
+        """Bytes in use by the table and the order of expansion."""
         o = self._order
-        return (self.perimeter.nbytes() + o.closed.nbytes + o.hf.nbytes + o.hg.nbytes
+        per_position = o.closed.itemsize + (
+            o.hf.itemsize + o.hg.itemsize + o.hn.itemsize if o.on else 0)
+        return self.perimeter.nbytes() + self.perimeter.stored() * per_position
+
+    def reserved_nbytes(self) -> int:
+        """Bytes of the arrays as allocated: what the portfolio counts when
+        another member asks to grow, so that the memory limit holds however
+        far the perimeter fills."""
+        o = self._order
+        return (self.perimeter.reserved_nbytes() + o.closed.nbytes + o.hf.nbytes + o.hg.nbytes
                 + o.hn.nbytes)
 
     def grow_nbytes(self, code: int) -> int:
@@ -354,5 +402,5 @@ class PerimeterSearch:
 
     def report(self) -> dict:
         """How many positions the perimeter holds."""
-        return {"perimeter_positions": int(self.perimeter.table.counters[STORED]),
+        return {"perimeter_positions": self.perimeter.stored(),
                 "perimeter_met": self.perimeter.met}

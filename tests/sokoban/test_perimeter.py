@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 
 from pdbsearch.search import Limits, solve
-from pdbsearch.search.common import EXHAUSTED, RUNNING, SOLVED, move_between
+from pdbsearch.search.common import EXHAUSTED, GROW_NODES, RUNNING, SOLVED, move_between
 from pdbsearch.sokoban.bounds import heuristic
-from pdbsearch.sokoban.kernels import is_goal
-from pdbsearch.sokoban.perimeter import FOUND, STORED, PerimeterSearch, bytes_per_position
+from pdbsearch.sokoban.kernels import SLOT_MASK, in_perimeter, is_goal
+from pdbsearch.sokoban.perimeter import (FIRST_SLOTS, FOUND, STORED, PerimeterSearch,
+                                         bytes_per_position)
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 from pdbsearch.testing.sokoban import bfs_min_pushes
 
@@ -143,6 +144,43 @@ def test_a_stored_position_costs_what_the_docs_say():
     puzzle, engine = _perimeter(microban(1))
     t = puzzle.perimeter.table
     capacity = t.keys.shape[0]
-    # 12: depth, parent, code; 17: the greedy order's flag and heap entry
-    assert engine.nbytes() == t.keys.nbytes + t.slots.nbytes + (12 + 17) * capacity
-    assert t.slots.shape[0] <= 4 * capacity    # at most two slots a position, rounded up
+    # Reserved: 12 bytes a position for depth, parent, code; 17 for the
+    # greedy order's flag and heap entry; the slots, at most four a position.
+    assert engine.reserved_nbytes() == t.keys.nbytes + t.slots.nbytes + (12 + 17) * capacity
+    assert t.slots.shape[0] <= 4 * capacity
+    # In use: what the stored positions take, with the slots in use.
+    _run_out(engine)
+    n = puzzle.perimeter.stored()
+    slots_in_use = int(t.counters[SLOT_MASK]) + 1
+    assert 2 * n <= slots_in_use <= max(FIRST_SLOTS, 4 * n)
+    assert engine.nbytes() == n * (8 * puzzle.key_words + 12 + 17) + 4 * slots_in_use
+    assert engine.nbytes() <= engine.reserved_nbytes()
+
+
+def test_the_slots_double_and_every_stored_position_is_still_found():
+    # A level whose perimeter outgrows the first slots several times.
+    puzzle, engine = _perimeter(microban(36), greedy=False)
+    t = puzzle.perimeter.table
+    _run_out(engine)
+    n = puzzle.perimeter.stored()
+    assert n > 2 * FIRST_SLOTS
+    assert int(t.counters[SLOT_MASK]) + 1 >= 2 * n
+    for i in range(n):
+        assert puzzle.perimeter.index_of(t.keys[i]) == i
+        assert in_perimeter(puzzle.params, t.keys[i])
+    absent = t.keys[0].copy()
+    absent[0] ^= np.uint64(1 << 62)    # a key no position has
+    assert puzzle.perimeter.index_of(absent) == -1
+
+
+def test_a_small_memory_limit_fills_the_perimeter_and_retires_it():
+    puzzle = SokobanPuzzle(microban(36), heuristic="simple")
+    puzzle.prepare()
+    puzzle.tune("fess", 1.0)
+    puzzle.portfolio_engine("perimeter", Limits(memory_mb=1))
+    # Breadth-first alone needs 11,968 positions on this level.
+    engine = PerimeterSearch(puzzle, puzzle.perimeter, greedy=False)
+    capacity = puzzle.perimeter.table.keys.shape[0]
+    assert capacity <= (1 << 20) // 8 // bytes_per_position(puzzle.key_words) + 16
+    assert _run_out(engine) == GROW_NODES    # full: the portfolio retires it
+    assert puzzle.perimeter.stored() <= capacity
