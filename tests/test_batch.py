@@ -31,6 +31,7 @@ from pdbsearch.batch import (
     KILLED,
     Job,
     Outcome,
+    forkserver,
     run_batch,
 )
 from pdbsearch.batch.cluster import (
@@ -43,6 +44,13 @@ from pdbsearch.batch.cluster import (
     chunk_override,
     chunk_size,
 )
+from pdbsearch.batch.forkserver import (
+    FORK_SERVER_ENV,
+    ForkServer,
+    close_thread_server,
+    fork_server_wanted,
+)
+from pdbsearch.batch.jobs import WarmUp
 from pdbsearch.cli import main
 from pdbsearch.errors import PdbsearchError
 
@@ -70,14 +78,69 @@ def exit_abruptly():
     os._exit(7)
 
 
+def parent_of(pid: int) -> int:
+    """The parent of process ``pid`` (Linux)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def chunk_runner() -> tuple[int, int | None]:
+    """The Dask worker that runs this job's chunk, and the fork server
+    between them (None when the worker forked this child itself)."""
+    parent = os.getppid()
+    if b"pdbsearch.batch.forkserver" in Path(f"/proc/{parent}/cmdline").read_bytes():
+        return parent_of(parent), parent
+    return parent, None
+
+
+def gone(pid: int) -> bool:
+    """True when process ``pid`` has ended (a zombie nobody reaps counts)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+
+
 def kill_my_worker(marker: str, always: bool):
-    """A job body that kills the process running it (its child's parent: the
-    Dask worker) the first time, or every time when ``always``."""
+    """A job body that kills the Dask worker running it the first time, or
+    every time when ``always``; the marker keeps the pids of this child, its
+    fork server and its worker."""
     if always or not os.path.exists(marker):
-        Path(marker).write_text("killed once")
-        os.kill(os.getppid(), signal.SIGKILL)
+        worker, server = chunk_runner()
+        Path(marker).write_text(json.dumps([os.getpid(), server, worker]))
+        os.kill(worker, signal.SIGKILL)
         time.sleep(60)
     return {"status": "done", "value": "after a retry", "pid": os.getpid()}
+
+
+def kill_my_parent():
+    """A job body that kills the process that forked it (a fork server)."""
+    os.kill(os.getppid(), signal.SIGKILL)
+    time.sleep(60)
+
+
+def stop_my_parent(marker: str):
+    """A job body that stops the process that forked it (a fork server that
+    no longer answers); the marker keeps this child's pid."""
+    Path(marker).write_text(str(os.getpid()))
+    os.kill(os.getppid(), signal.SIGSTOP)
+    time.sleep(60)
+
+
+def my_parent():
+    """A job body: the pid of the process that forked it."""
+    return {"status": "done", "ppid": os.getppid()}
+
+
+def count_warm_up(path: str):
+    """A warm-up that counts its runs in a file."""
+    with open(path, "a") as f:
+        f.write("x")
+
+
+def failing_warm_up():
+    """A warm-up that raises."""
+    raise ValueError("no kernels")
 
 
 def mark_then_sleep(folder: str, name: str, seconds: float):
@@ -161,15 +224,21 @@ def test_dask_runs_jobs_in_children_of_its_workers(scheduler):
     assert outcomes["slow"].record["status"] == KILLED
 
 
-def test_a_worker_killed_mid_task_loses_no_record(scheduler, tmp_path):
-    marker = str(tmp_path / "killed")
+def test_a_worker_killed_mid_task_loses_no_record_and_leaves_no_process(scheduler, tmp_path):
+    marker = tmp_path / "killed"
     jobs = [Job(i, sleep_then, (0.2, i), failure) for i in range(6)]
-    jobs.append(Job("victim", kill_my_worker, (marker, False), failure))
+    jobs.append(Job("victim", kill_my_worker, (str(marker), False), failure))
     outcomes = run(jobs, dask=scheduler)
-    assert Path(marker).exists()   # a worker did die in the middle of the task
+    assert marker.exists()   # a worker did die in the middle of the task
     assert outcomes["victim"].record["value"] == "after a retry"
     assert {k: o.record["value"] for k, o in outcomes.items() if k != "victim"} == \
         {i: i for i in range(6)}
+    child, server, worker = json.loads(marker.read_text())
+    assert server is not None   # the fork server forked the child
+    deadline = time.monotonic() + 10
+    while not all(map(gone, (child, server, worker))) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gone(worker) and gone(server) and gone(child)   # all died with the worker
 
 
 def test_a_task_whose_worker_dies_twice_is_recorded_as_failed(scheduler, tmp_path):
@@ -237,6 +306,87 @@ def test_a_cancelled_chunk_starts_no_further_job(scheduler, tmp_path):
         time.sleep(2.5)   # the whole chunk would be five jobs further by now
     started = sorted(int(p.name) for p in tmp_path.iterdir())
     assert started[0] == 0 and len(started) <= 2   # the job running went on, no other
+
+
+def test_the_fork_server_forks_the_children_with_the_outcomes_of_the_worker(
+        scheduler, monkeypatch):
+    import distributed
+    with distributed.Client(scheduler) as client:
+        workers = set(client.run(os.getpid).values())
+    jobs = every_way_a_job_ends() + [Job("parent", my_parent, (), failure)]
+    by_way = {}
+    for setting in ("1", "0"):
+        monkeypatch.setenv(FORK_SERVER_ENV, setting)   # the client decides, not the worker
+        by_way[setting] = run(jobs, dask=scheduler, chunk=len(jobs))
+    served, forked = by_way["1"], by_way["0"]
+    assert served["parent"].record["ppid"] not in workers   # a fork server's child
+    assert forked["parent"].record["ppid"] in workers       # the worker's own
+    del served["parent"], forked["parent"]
+    assert comparable(served) == comparable(forked) == comparable(run(jobs[:-1], workers=2))
+    assert served["slow"].record["status"] == KILLED and served["slow"].wall_seconds >= 0.5
+    for value, wanted in (("", True), ("1", True), ("0", False), ("off", False)):
+        monkeypatch.setenv(FORK_SERVER_ENV, value)
+        assert fork_server_wanted() is wanted
+
+
+# -- the fork server, without Dask ------------------------------------------------------
+
+
+def test_a_fork_server_runs_each_job_in_a_child_of_its_own():
+    server = ForkServer()
+    try:
+        outcomes = {job.key: server.run(job) for job in every_way_a_job_ends()}
+        parent = server.run(Job("parent", my_parent, (), failure)).record["ppid"]
+    finally:
+        server.close()
+    assert parent == server.pid != os.getpid()
+    assert comparable(outcomes) == comparable(run(every_way_a_job_ends(), workers=2))
+    assert outcomes["ok"].record["pid"] not in (server.pid, os.getpid())
+    assert outcomes["slow"].wall_seconds >= 0.5   # killed at its own deadline
+    assert gone(server.pid)
+
+
+def test_a_fork_server_warms_up_once_a_name_and_reports_a_failed_warm_up(tmp_path):
+    count = tmp_path / "count"
+    server = ForkServer()
+    try:
+        for name in ("a", "a", "b", "a"):
+            server.warm(WarmUp(name, count_warm_up, (str(count),)))
+        assert count.read_text() == "xx"   # once for a, once for b
+        with pytest.raises(RuntimeError, match="ValueError: no kernels"):
+            server.warm(WarmUp("bad", failing_warm_up))
+        assert server.run(Job(1, sleep_then, (0.0, 1), failure)).record["value"] == 1
+    finally:
+        server.close()
+
+
+def test_a_killed_fork_server_costs_its_job_only(tmp_path):
+    from pdbsearch.batch.cluster import run_chunk_on_worker
+    jobs = [Job("before", my_parent, (), failure), Job("victim", kill_my_parent, (), failure),
+            Job("after", my_parent, (), failure)]
+    try:
+        outcomes = {o.key: o for o in run_chunk_on_worker(jobs, None)}
+    finally:
+        close_thread_server()
+    assert outcomes["victim"].record["status"] == CRASHED
+    assert "fork server was killed by SIGKILL" in outcomes["victim"].record["error"]
+    before, after = outcomes["before"].record["ppid"], outcomes["after"].record["ppid"]
+    assert before != after   # a new server for the job after
+    assert gone(before) and gone(after)   # closed
+
+
+def test_a_fork_server_that_stops_answering_is_killed_with_its_child(monkeypatch, tmp_path):
+    monkeypatch.setattr(forkserver, "SERVER_GRACE_SECONDS", 1.0)
+    marker = tmp_path / "child"
+    server = ForkServer()
+    outcome = server.run(Job("stuck", stop_my_parent, (str(marker),), failure, deadline=0.2))
+    assert outcome.record["status"] == KILLED
+    assert "did not answer within 1.2 s" in outcome.record["error"]
+    child = int(marker.read_text())
+    deadline = time.monotonic() + 10
+    while not gone(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gone(server.pid) and gone(child)
 
 
 @pytest.mark.parametrize("mean, remaining, threads, expected", [

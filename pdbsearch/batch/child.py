@@ -2,14 +2,18 @@
 
 Each job runs in a child of its own, so a job that gets stuck or uses too
 much memory cannot hold up or take down the process that runs the batch
-(the local runner, or a Dask worker): the search stops itself at its
-limits, and a child that outlives its deadline is killed.
+(the local runner, or a Dask worker's fork server: :mod:`.forkserver`):
+the search stops itself at its limits, and a child that outlives its
+deadline is killed.
 
 The child is made with ``os.fork`` rather than ``multiprocessing``: a Dask
 worker is a daemonic process, which ``multiprocessing`` forbids to have
 children, and a fork starts the child with everything the parent has
-loaded (numba's compiled kernels among them), at no cost.  The record
-comes back pickled through a pipe.
+loaded (numba's compiled kernels among them) without loading it again.
+The fork is not free, though: the kernel copies the parent's page tables
+and the child copies on write each page it touches, so a parent that
+holds less memory forks for less (the reason for the fork server).  The
+record comes back pickled through a pipe.
 """
 
 from __future__ import annotations
@@ -32,13 +36,17 @@ class Child:
     """A running job: its process, the pipe its record comes through, and
     what has been read of it so far."""
 
-    def __init__(self, job: Job):
+    def __init__(self, job: Job, close_in_child: Sequence[int] = ()):
+        """Fork the job's child; it closes ``close_in_child`` (descriptors of
+        the parent's that are none of its business: a fork server's pipes)."""
         self.job = job
         self.started = time.perf_counter()
         read_end, write_end = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child, which never returns
             os.close(read_end)
+            for fd in close_in_child:
+                _close_quietly(fd)
             _child_body(job, write_end)
         os.close(write_end)
         os.set_blocking(read_end, False)
@@ -155,9 +163,10 @@ def wait_any(children: Sequence[Child], timeout: float) -> list[Child]:
     return [child for child in ready if child.read_available()]
 
 
-def run_in_child(job: Job, poll: float = 0.2) -> Outcome:
-    """Run one job in a child and wait for it, killing it at its deadline."""
-    child = Child(job)
+def run_in_child(job: Job, poll: float = 0.2, close_in_child: Sequence[int] = ()) -> Outcome:
+    """Run one job in a child and wait for it, killing it at its deadline
+    (``close_in_child``: see :class:`Child`)."""
+    child = Child(job, close_in_child)
     try:
         while True:
             if wait_any([child], poll):
@@ -178,7 +187,7 @@ def _child_body(job: Job, write_end: int) -> None:  # pragma: no cover - child o
         except OSError:
             pass
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        _die_with_parent()
+        die_with_parent()
         try:
             record = job.solve(*job.args)
         except BaseException as exc:  # noqa: BLE001 - reported to the runner, never lost
@@ -198,10 +207,17 @@ def _child_body(job: Job, write_end: int) -> None:  # pragma: no cover - child o
             os._exit(code)
 
 
-def _die_with_parent() -> None:  # pragma: no cover - child only
-    """On Linux, ask the kernel to kill this child when the thread that
-    forked it ends (a Dask worker that is closed or dies), so that no
-    search outlives the run that started it."""
+def _close_quietly(fd: int) -> None:  # pragma: no cover - child only
+    try:
+        os.close(fd)
+    except OSError:
+        pass
+
+
+def die_with_parent() -> None:  # pragma: no cover - runs in children
+    """On Linux, ask the kernel to kill this process when the thread that
+    started it ends (a Dask worker, or its fork server, that is closed or
+    dies), so that no search outlives the run that started it."""
     if not sys.platform.startswith("linux"):
         return
     try:

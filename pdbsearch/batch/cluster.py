@@ -1,11 +1,14 @@
 """Running a batch on a Dask cluster (``--dask ADDRESS`` or ``--dask local:N``).
 
 A Dask task carries a *chunk* of jobs: one or several.  The task runs on a
-worker exactly as the local runner runs jobs: the worker warms up once
-(compiles or loads the kernels), then forks a child for each job of the
-chunk in turn and kills it at that job's deadline, so every job keeps its
-own limits.  Dask does the scheduling; we only size the chunks, submit,
-collect and account:
+worker as the local runner runs jobs: each job of the chunk in turn in a
+child process of its own, killed at that job's deadline, so every job
+keeps its own limits.  The children are forked by the worker thread's
+*fork server* (:mod:`.forkserver`): a lean process, started once and warmed
+up once (the kernels compiled or loaded), that forks each child for less
+CPU than the worker itself would (a Dask worker's memory makes its forks
+dear).  Dask does the scheduling; we only size the chunks, submit, collect
+and account:
 
 * chunks are sized as the run goes (:class:`ChunkSizer`): Dask costs about
   17 ms of CPU a task (scheduler, worker, client), half as much as a
@@ -26,7 +29,9 @@ collect and account:
   recorded as failed, with the reason;
 * Ctrl-C cancels the tasks and keeps every finished record; every job of
   the chunks in flight is recorded as interrupted.  A chunk already running
-  starts no further child once its task is cancelled.
+  starts no further child once its task is cancelled;
+* :data:`.forkserver.FORK_SERVER_ENV` (``0``) on the client makes the
+  workers fork the children themselves, as before fork servers.
 
 ``dask[distributed]`` is an optional dependency (``pip install ".[dask]"``),
 imported only here.
@@ -54,6 +59,13 @@ except ImportError:  # pragma: no cover - the test extra has it
     WorkerPlugin = object
 from ..interrupts import sigint_handler
 from .child import run_in_child
+from .forkserver import (
+    ForkServer,
+    ServerLost,
+    fork_server_wanted,
+    give_up_thread_server,
+    thread_server,
+)
 from .jobs import FAILED, INTERRUPTED, Job, Outcome, WarmUp
 from .local import CtrlC
 
@@ -84,7 +96,8 @@ MAX_CHUNK = 64
 MIN_SAMPLES = 8
 
 #: Seconds a job costs a worker beyond its child's lifetime (the loop of
-#: the chunk, the outcome's pickle): measured at ~0.1 ms; rounded up.
+#: the chunk, the job's and the outcome's trips through the fork server's
+#: pipes): measured at 0.5 to 0.9 ms of CPU on Boxoban levels; rounded up.
 JOB_OVERHEAD_SECONDS = 0.002
 
 #: The environment variable that overrides the chunk size: a number of
@@ -207,18 +220,48 @@ class _IgnoreSigint(WorkerPlugin):
         """Nothing to undo."""
 
 
-def run_chunk_on_worker(jobs: Sequence[Job], warm_up: WarmUp | None) -> list[Outcome]:
-    """The body of a task: warm this worker up once, then run the chunk's
-    jobs one after another, each in a child of the worker killed at its own
-    deadline (as the local runner does).  Once the task is cancelled
-    (Ctrl-C), the jobs not started yet are left out: nobody awaits them."""
-    _warm(warm_up)
+def run_chunk_on_worker(jobs: Sequence[Job], warm_up: WarmUp | None,
+                        fork_server: bool = True) -> list[Outcome]:
+    """The body of a task: run the chunk's jobs one after another, each in
+    a child killed at its own deadline (as the local runner does), forked
+    by this thread's fork server, or by the worker itself when
+    ``fork_server`` is False (or no server works here); whichever forks
+    warms up first, once.  Once the task is cancelled (Ctrl-C), the jobs
+    not started yet are left out: nobody awaits them."""
     outcomes = []
     for job in jobs:
         if outcomes and _cancelled():
             break
-        outcomes.append(run_in_child(job))
+        outcomes.append(_run_job(job, warm_up, fork_server))
     return outcomes
+
+
+def _run_job(job: Job, warm_up: WarmUp | None, fork_server: bool) -> Outcome:
+    """One job of a chunk, in a child of this thread's fork server (a new
+    one if the last died under its job), else of the worker."""
+    server = _warm_server(warm_up) if fork_server else None
+    if server is None:
+        _warm(warm_up)
+        return run_in_child(job)
+    return server.run(job)
+
+
+def _warm_server(warm_up: WarmUp | None) -> ForkServer | None:
+    """This thread's fork server, warmed up with ``warm_up``; None when no
+    server starts or warms up here (the worker then forks its jobs itself:
+    a run goes on without the server, only dearer).  A warm-up that raises
+    fails the task, as it does in the worker."""
+    server = thread_server()
+    if server is None:
+        return None
+    try:
+        server.warm(warm_up)
+    except ServerLost as lost:
+        _log.warning("the fork server failed to warm up (%s): this worker thread "
+                     "forks its jobs itself from now on", lost.args[1])
+        give_up_thread_server()
+        return None
+    return server
 
 
 def _cancelled() -> bool:
@@ -356,6 +399,7 @@ def _drive(client, jobs: Sequence[Job], on_outcome: Callable[[Outcome], None],
     from distributed import as_completed
 
     threads = max(1, sum(client.nthreads().values()))
+    fork_server = fork_server_wanted()   # one choice for the run, whatever the workers' settings
     if warm_up is not None:
         # Sent to each worker once, not with every task: a warm-up may carry
         # much (the levels of the run to choose from), and 3,332 tasks each
@@ -380,7 +424,7 @@ def _drive(client, jobs: Sequence[Job], on_outcome: Callable[[Outcome], None],
                 chunk = [pending.popleft() for _ in range(min(size, len(pending)))]
             key = f"pdbsearch-{run}-{tasks}-jobs-{chunk[0][0]}-{chunk[-1][0]}"
             future = client.submit(run_chunk_on_worker, [job for _, job in chunk], warm_up,
-                                   pure=False, key=key)
+                                   fork_server, pure=False, key=key)
             tasks += 1
             _log.debug("%s: %d job(s)", key, len(chunk))
             in_flight[future] = chunk
