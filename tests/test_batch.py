@@ -41,6 +41,7 @@ from pdbsearch.batch.cluster import (
     MIN_SAMPLES,
     TARGET_TASK_SECONDS,
     ChunkSizer,
+    _drive,
     chunk_override,
     chunk_size,
 )
@@ -51,6 +52,7 @@ from pdbsearch.batch.forkserver import (
     fork_server_wanted,
 )
 from pdbsearch.batch.jobs import WarmUp
+from pdbsearch.batch.local import CtrlC
 from pdbsearch.cli import main
 from pdbsearch.errors import PdbsearchError
 
@@ -306,6 +308,32 @@ def test_a_cancelled_chunk_starts_no_further_job(scheduler, tmp_path):
         time.sleep(2.5)   # the whole chunk would be five jobs further by now
     started = sorted(int(p.name) for p in tmp_path.iterdir())
     assert started[0] == 0 and len(started) <= 2   # the job running went on, no other
+
+
+class CtrlCOnTheFirstOutcome(CtrlC):
+    """Ctrl-C as the run takes up its first finished task: the first check
+    comes as the first tasks are submitted, the second with that task."""
+
+    def __init__(self):
+        super().__init__()
+        self.checks = 0
+
+    def check(self) -> None:
+        self.checks += 1
+        if self.checks == 2:
+            raise KeyboardInterrupt
+
+
+def test_ctrl_c_keeps_the_records_of_a_task_finished_but_not_read(scheduler):
+    import distributed
+    jobs = [Job(i, sleep_then, (0.05 if i == 0 else 3.0, i), failure) for i in range(3)]
+    outcomes = []
+    with distributed.Client(scheduler) as client:
+        assert _drive(client, jobs, outcomes.append, None, CtrlCOnTheFirstOutcome(), fixed=1)
+    by_key = {o.key: o.record for o in outcomes}
+    assert sorted(by_key) == [0, 1, 2]    # every job has its record
+    assert by_key[0]["status"] == "done" and by_key[0]["value"] == 0   # its own record
+    assert by_key[1]["status"] == by_key[2]["status"] == INTERRUPTED
 
 
 def test_the_fork_server_forks_the_children_with_the_outcomes_of_the_worker(

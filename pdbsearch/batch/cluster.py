@@ -100,6 +100,9 @@ MIN_SAMPLES = 8
 #: pipes): measured at 0.5 to 0.9 ms of CPU on Boxoban levels; rounded up.
 JOB_OVERHEAD_SECONDS = 0.002
 
+#: Seconds to fetch the records of a finished task after Ctrl-C.
+READ_AFTER_CTRL_C_SECONDS = 5.0
+
 #: The environment variable that overrides the chunk size: a number of
 #: jobs a task (1: one job a task, as before chunks), or ``auto``.
 CHUNK_ENV = "PDBSEARCH_DASK_CHUNK"
@@ -449,12 +452,30 @@ def _drive(client, jobs: Sequence[Job], on_outcome: Callable[[Outcome], None],
                         on_outcome(outcome)
                 submit_more()
     except KeyboardInterrupt:
-        client.cancel(list(in_flight))
-        for chunk in in_flight.values():
-            for outcome in _failures([job for _, job in chunk], INTERRUPTED, "interrupted"):
+        # A chunk that finished but was not read yet (Ctrl-C came between
+        # its end and its turn) keeps its records; the others are cancelled
+        # and their jobs recorded as interrupted.
+        finished = {f for f in in_flight if f.status == "finished"}
+        client.cancel([f for f in in_flight if f not in finished])
+        for future, chunk in in_flight.items():
+            jobs_of_chunk = [job for _, job in chunk]
+            outcomes = _read_finished(future, jobs_of_chunk) if future in finished else None
+            if outcomes is None:
+                outcomes = _failures(jobs_of_chunk, INTERRUPTED, "interrupted")
+            for outcome in outcomes:
                 on_outcome(outcome)
         return True
     return False
+
+
+def _read_finished(future, jobs: list[Job]) -> list[Outcome] | None:
+    """The outcomes of a task that finished, read after Ctrl-C; None when
+    they cannot be had at once (a second Ctrl-C, a worker gone)."""
+    try:
+        outcomes = future.result(timeout=READ_AFTER_CTRL_C_SECONDS)
+    except (Exception, KeyboardInterrupt):  # noqa: BLE001 - the jobs count as interrupted
+        return None
+    return outcomes + _failures(jobs[len(outcomes):], INTERRUPTED, "interrupted")
 
 
 def _outcomes(future, jobs: list[Job]) -> list[Outcome] | None:
