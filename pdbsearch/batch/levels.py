@@ -10,7 +10,9 @@ children are forked (the options' ``warm_up``), so no child pays for
 compilation.  Ctrl-C stops the run and keeps every level already finished.
 
 The domain supplies the options (``blank_record``, ``solve_level``,
-``warm_up``, ``limits``, ``time_limit``, ``grace``; picklable, for Dask)
+``warm_up`` and ``warm_up_levels``, the few levels it needs, which are all
+a Dask run sends each worker for it; ``limits``, ``time_limit``,
+``grace``; picklable, for Dask)
 and the records (``number``, ``status``, ``error``, ``stop_reason``,
 ``wall_seconds``, ``solved``): Sokoban's :mod:`pdbsearch.sokoban.collection`,
 the sliding tiles' :mod:`pdbsearch.fifteen.collection`.
@@ -85,7 +87,7 @@ def run_levels(levels: Sequence, options, jobs: int = 1,
     ``options`` is a domain's run options (Sokoban's
     :class:`~pdbsearch.sokoban.collection.RunOptions`, the sliding tiles'
     :class:`~pdbsearch.fifteen.collection.FifteenRunOptions`) with the
-    hooks ``blank_record``, ``solve_level``, ``warm_up``, ``limits``,
+    hooks ``blank_record``, ``solve_level``, ``warm_up``, ``warm_up_levels``, ``limits``,
     ``time_limit`` and ``grace`` (picklable, for Dask), and records with
     ``number``, ``status``, ``error``, ``stop_reason``, ``wall_seconds``
     and ``solved``.
@@ -125,7 +127,8 @@ def run_levels(levels: Sequence, options, jobs: int = 1,
     try:
         interrupted = run_batch(batch, finish, workers=jobs, dask=dask,
                                 warm_up=WarmUp(_warm_up_name(options), options.warm_up,
-                                               ([lv for _, lv in todo],)))
+                                               (options.warm_up_levels(
+                                                   [lv for _, lv in todo]),)))
     finally:
         if bar is not None:
             bar.close()

@@ -56,6 +56,10 @@ class FifteenRunOptions:
         record.moves = " ".join(result.moves) if result.moves else None
         return record
 
+    def warm_up_levels(self, instances: Sequence[Instance]) -> list[Instance]:
+        """The instances :meth:`warm_up` needs (the first one)."""
+        return list(instances[:1])
+
     def warm_up(self, instances: Sequence[Instance]) -> None:
         """Load the tables and the kernels in the parent, before the fork."""
         result = solve(self.puzzle(instances[0]), self.algo, self.weight, Limits(nodes=1))

@@ -73,6 +73,11 @@ class RunOptions:
         """Load the kernels before the children fork (:func:`warm_up`)."""
         warm_up(levels, self)
 
+    def warm_up_levels(self, levels: Sequence[Level]) -> list[Level]:
+        """The levels :meth:`warm_up` needs of ``levels`` (one: all a batch
+        must carry to each worker, not the whole collection)."""
+        return [warm_up_level(levels)] if levels else []
+
 
 @dataclass
 class LevelRecord:
@@ -112,17 +117,21 @@ def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) 
     return record
 
 
+def warm_up_level(levels: Sequence[Level]) -> Level:
+    """The level a warm-up solves: the smallest of two boxes or more.  A
+    one-box level needs no pattern tables, and each child would then import
+    h5py and load the tables' kernels again (0.1 to 0.15 s a level on
+    Microban: most of a small level's time)."""
+    several = [lv for lv in levels if len(lv.boxes) >= 2] or list(levels)
+    return min(several, key=lambda lv: len(lv.boxes))
+
+
 def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
     """Compile (or load) the kernels and the engine in this process, so the
     forked children start with them ready (the solve loads every kernel a
     run calls before it searches)."""
-    # The smallest level of two boxes or more: a one-box level needs no
-    # pattern tables, and each child would then import h5py and load the
-    # tables' kernels again (0.1 to 0.15 s a level on Microban: most of a
-    # small level's time).
-    several = [lv for lv in levels if len(lv.boxes) >= 2] or list(levels)
-    smallest = min(several, key=lambda lv: len(lv.boxes))
-    result = solve(options.puzzle(smallest), options.algo, options.weight, Limits(nodes=1))
+    result = solve(options.puzzle(warm_up_level(levels)), options.algo, options.weight,
+                   Limits(nodes=1))
     if result.stop_reason == "interrupted":  # the search caught Ctrl-C: pass it on
         raise KeyboardInterrupt
 

@@ -180,6 +180,19 @@ def test_levels_kills_a_level_past_its_limit(tmp_path):
     assert not records[0].solved
 
 
+def test_a_run_carries_one_level_for_its_warm_up():
+    from pdbsearch.fifteen.collection import FifteenRunOptions
+    from pdbsearch.sokoban.collection import RunOptions
+    levels = load_levels(MICROBAN)
+    (chosen,) = RunOptions().warm_up_levels(levels)
+    # The smallest of two boxes or more (a one-box level needs no tables).
+    assert len(chosen.boxes) == min(len(lv.boxes) for lv in levels if len(lv.boxes) >= 2)
+    one_box = [lv for lv in levels if len(lv.boxes) == 1]
+    assert RunOptions().warm_up_levels(one_box[:2]) == [one_box[0]]
+    assert RunOptions().warm_up_levels([]) == []
+    assert FifteenRunOptions().warm_up_levels(["a", "b"]) == ["a"]
+
+
 def test_levels_ctrl_c_keeps_what_was_solved(tmp_path):
     import os
     import signal
