@@ -404,9 +404,9 @@ def _drive(client, jobs: Sequence[Job], on_outcome: Callable[[Outcome], None],
     threads = max(1, sum(client.nthreads().values()))
     fork_server = fork_server_wanted()   # one choice for the run, whatever the workers' settings
     if warm_up is not None:
-        # Sent to each worker once, not with every task: a warm-up may carry
-        # much (the levels of the run to choose from), and 3,332 tasks each
-        # pickling it kept this process busier than the workers.
+        # Sent to each worker once, not with every task: 3,332 tasks each
+        # pickling it kept this process busier than the workers (when a
+        # warm-up carried the whole collection; now only the levels it uses).
         warm_up = client.scatter(warm_up, broadcast=True, hash=False)
     sizer = ChunkSizer(threads, fixed)
     window = IN_FLIGHT_PER_THREAD * threads

@@ -409,12 +409,9 @@ def flip_bit(row, bit):
 
 
 @nb.njit(cache=True, inline="always")
-def in_perimeter(p, key):
-    """True when the perimeter is on and holds ``key``."""
-    per = p.perimeter
-    if per.on == 0:
-        return False
-    return per.slots[perimeter_slot(per, key)] != 0
+def perimeter_index(per, key):
+    """The stored index of ``key`` in the perimeter, -1 if absent."""
+    return per.slots[perimeter_slot(per, key)] - 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -424,8 +421,14 @@ def perimeter_depth(p, key):
     per = p.perimeter
     if per.on == 0:
         return -1
-    i = per.slots[perimeter_slot(per, key)]
-    return per.depth[i - 1] if i != 0 else -1
+    i = perimeter_index(per, key)
+    return per.depth[i] if i >= 0 else -1
+
+
+@nb.njit(cache=True, inline="always")
+def in_perimeter(p, key):
+    """True when the perimeter is on and holds ``key``."""
+    return perimeter_depth(p, key) >= 0
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)

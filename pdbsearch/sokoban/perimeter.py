@@ -59,7 +59,7 @@ from ..search.heap import heap_pop, heap_push
 from ..search.store import keys_equal
 from .advisors import push_distances
 from .kernels import (MOVE_BASE, SLOT_MASK, PerimeterTable, decode_boxes, flip_bit,
-                      perimeter_slot, player_of, set_player)
+                      perimeter_index, perimeter_slot, player_of, set_player)
 from .tables import flood_smallest
 
 #: Most positions the perimeter stores, whatever the memory allows.
@@ -194,9 +194,9 @@ def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area
     c = per.counters
     if c[STORED] == 0:
         _seed(p, per, parent, code, occ, mark, stack, row)
-        s = perimeter_slot(per, start)
-        if per.slots[s] != 0:
-            c[FOUND] = per.slots[s] - 1
+        found = perimeter_index(per, start)
+        if found >= 0:
+            c[FOUND] = found
             return SOLVED
     done = 0
     while True:
@@ -305,8 +305,7 @@ class Perimeter:
 
     def index_of(self, key: np.ndarray) -> int:
         """The stored index of ``key``, -1 if absent."""
-        t = self.table
-        return int(t.slots[perimeter_slot(t, key)]) - 1
+        return int(perimeter_index(self.table, key))
 
     def way_to_goal(self, index: int) -> tuple[list[np.ndarray], list[int]]:
         """From stored position ``index``: the keys after it, on to a solved
