@@ -1,5 +1,5 @@
 """Festival's Sokoban-specific advisors (the engine supplies the feature
-advisors: packing, connectivity, out-of-plan count, the lower bound).
+advisors: packing, connectivity, obstructed room links, out-of-plan count, the
 
 Each proposes at most one move of a position, never one that lowers the
 packed count (Festival's rule):
@@ -26,6 +26,8 @@ from typing import NamedTuple
 
 import numba as nb
 import numpy as np
+
+from .features import CONNECTIVITY, OUT_OF_PLAN, UNPACKED
 
 #: Distance of an unreachable cell.
 FAR = 1 << 20
@@ -152,7 +154,7 @@ def advise(at, index, m, feat, rank, flags, own_unpacked, own_conn, own_oop, pac
     # explorer
     best = -1
     for i in range(m):
-        if at.ch_gain[i] > 0 and feat[i, 0] <= own_unpacked and \
+        if at.ch_gain[i] > 0 and feat[i, UNPACKED] <= own_unpacked and \
                 _reversible(at, index, at.ch_from[i], at.ch_to[i]):
             if best < 0 or rank[i] < rank[best]:
                 best = i
@@ -162,7 +164,7 @@ def advise(at, index, m, feat, rank, flags, own_unpacked, own_conn, own_oop, pac
     if next_goal >= 0:
         packs = False
         for i in range(m):
-            if feat[i, 0] < own_unpacked:
+            if feat[i, UNPACKED] < own_unpacked:
                 packs = True
                 break
         if not packs:
@@ -170,7 +172,8 @@ def advise(at, index, m, feat, rank, flags, own_unpacked, own_conn, own_oop, pac
             best = -1
             for i in range(m):
                 s, c = at.ch_from[i], at.ch_to[i]
-                if feat[i, 0] > own_unpacked or feat[i, 1] > own_conn or row[c] < row[s]:
+                if feat[i, UNPACKED] > own_unpacked or feat[i, CONNECTIVITY] > own_conn \
+                        or row[c] < row[s]:
                     continue
                 if best < 0 or row[s] < row[at.ch_from[best]] or (
                         row[s] == row[at.ch_from[best]] and row[c] > row[at.ch_to[best]]):
@@ -183,7 +186,8 @@ def advise(at, index, m, feat, rank, flags, own_unpacked, own_conn, own_oop, pac
         best = -1
         for i in range(m):
             s, c = at.ch_from[i], at.ch_to[i]
-            if feat[i, 0] > own_unpacked or feat[i, 1] > own_conn or feat[i, 2] > own_oop \
+            if feat[i, UNPACKED] > own_unpacked or feat[i, CONNECTIVITY] > own_conn \
+                    or feat[i, OUT_OF_PLAN] > own_oop \
                     or row[c] <= row[s] or not _reversible(at, index, s, c):
                 continue
             if best < 0 or row[s] < row[at.ch_from[best]] or (

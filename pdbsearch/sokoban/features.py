@@ -7,6 +7,8 @@ All are small integers, *smaller is better* (the engine's convention):
   order: the boxes on goals, Festival's naive scoring);
 * ``connectivity``: the number of player regions, i.e. the connected parts
   of the region's free cells (fewer: the player can get to more places);
+* ``rooms``: the room links obstructed by boxes (room connectivity,
+  :mod:`.rooms`);
 * ``out_of_plan``: the boxes inside the area that the next packing steps
   will seal off (the OOP zone of the plan's current step, :mod:`.plan`).
 
@@ -22,15 +24,16 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-#: Number of features and how many of them name a cell (all three).
-N_FEATURES = 3
-UNPACKED, CONNECTIVITY, OUT_OF_PLAN = 0, 1, 2
+#: Number of features and how many of them name a cell (all four).
+N_FEATURES = 4
+UNPACKED, CONNECTIVITY, ROOMS, OUT_OF_PLAN = 0, 1, 2, 3
 
 # Bit fields of the rank (58 bits in all, below the engine's 62).
-_DIST_BITS = 34
+_DIST_BITS = 26
 _FIELD_BITS = 8
 _FIELD_MAX = (1 << _FIELD_BITS) - 1
-_DIST_MAX = (1 << _DIST_BITS) - 1
+#: Largest distance tie-break a rank holds (larger ones are clamped to it).
+DIST_MAX = (1 << _DIST_BITS) - 1
 
 
 class FeatureWork(NamedTuple):
@@ -111,9 +114,10 @@ def out_of_plan(zone, packed, boxes, n, moved_from, moved_to):
 
 
 @nb.njit(cache=True, inline="always")
-def pack_rank(unpacked, connectivity, oop, dist):
+def pack_rank(unpacked, connectivity, rooms, oop, dist):
     """The rank of a position from its features and distance tie-break."""
     r = np.int64(min(unpacked, _FIELD_MAX))
     r = (r << _FIELD_BITS) | min(connectivity, _FIELD_MAX)
+    r = (r << _FIELD_BITS) | min(rooms, _FIELD_MAX)
     r = (r << _FIELD_BITS) | min(oop, _FIELD_MAX)
-    return (r << _DIST_BITS) | min(dist, _DIST_MAX)
+    return (r << _DIST_BITS) | min(dist, DIST_MAX)

@@ -7,7 +7,8 @@
   databases when it uses them), which proves a position dead when the
   boxes cannot all be matched to goals.
 * **Features** (:mod:`.features`): unpacked boxes, player regions,
-  out-of-plan boxes; all three name the cell.
+  obstructed room links (:mod:`.rooms`), out-of-plan boxes; all four name
+  the cell.
 * **A child's descriptor**: ``from_bit << 40 | to_bit << 20 | player
   index`` (key bits of the box's old and new cell, the normalised player).
 * **Replay**: :func:`.macros.macro_path` turns an edge into pushes.
@@ -29,13 +30,14 @@ from .bounds import _pattern_value, heuristic
 from .deadlocks import DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze
 from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, push_distances,
                        pushable_sides, walk_distances)
-from .features import (N_FEATURES, FeatureWork, components, feature_work, out_of_plan,
-                       pack_rank, packed_count)
+from .features import (CONNECTIVITY, N_FEATURES, OUT_OF_PLAN, ROOMS, UNPACKED, FeatureWork,
+                       components, feature_work, out_of_plan, pack_rank, packed_count)
 from .kernels import (AREA, FROZEN, LABEL, SokobanParams, decode_boxes, in_perimeter, player_of,
                       work_arrays)
 from .macros import MacroWork, box_macros, macro_path, macro_work
 from .packing import PackingSearch, oop_zones
 from .plan import PlanParams, naive_plan
+from .rooms import RoomTables, obstructed_after_move, obstructed_links, room_tables
 from .tables import UNREACHABLE
 from .vocabulary import MATCHING, SIMPLE, ZERO
 
@@ -60,6 +62,7 @@ class SokobanFessParams(NamedTuple):
     adv: AdvisorTables
     mw: MacroWork
     fw: FeatureWork
+    rooms: RoomTables
 
 
 @nb.njit(cache=True, inline="always")
@@ -159,15 +162,17 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     conn = components(region, p.inside, occ, p.deltas, fp.fw)
     packed = packed_count(plan.order, plan.naive, occ, on_goals)
     oop = out_of_plan(plan.zone, packed, boxes, n, -1, -1)
+    rooms = obstructed_links(fp.rooms, boxes, n)
     if fp.h_rank != 0:
         dist = heuristic(fp.rank_base, key)
         if dist >= DEAD:
             dist = 1 << 30
-    self_info[0] = pack_rank(n - packed, conn, oop, dist)
-    self_info[1] = n - packed
-    self_info[2] = conn
-    self_info[3] = oop
-    self_info[4] = dist
+    self_info[0] = pack_rank(n - packed, conn, rooms, oop, dist)
+    self_info[1 + UNPACKED] = n - packed
+    self_info[1 + CONNECTIVITY] = conn
+    self_info[1 + ROOMS] = rooms
+    self_info[1 + OUT_OF_PLAN] = oop
+    self_info[1 + N_FEATURES] = dist
     # The player's area, and the PI-corral rule.
     w.counters[AREA] += 1
     tag = w.counters[AREA]
@@ -233,11 +238,13 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                         continue
                 out_desc[m] = desc
                 out_cost[m] = mw.depth[st]
-                out_feat[m, 0] = n - c_packed
-                out_feat[m, 1] = c_conn
-                out_feat[m, 2] = c_oop
-                out_feat[m, 3] = min(c_dist, 1 << 30)
-                out_rank[m] = pack_rank(n - c_packed, c_conn, c_oop, c_dist)
+                c_rooms = obstructed_after_move(fp.rooms, rooms, s, c)
+                out_feat[m, UNPACKED] = n - c_packed
+                out_feat[m, CONNECTIVITY] = c_conn
+                out_feat[m, ROOMS] = c_rooms
+                out_feat[m, OUT_OF_PLAN] = c_oop
+                out_feat[m, N_FEATURES] = min(c_dist, 1 << 30)
+                out_rank[m] = pack_rank(n - c_packed, c_conn, c_rooms, c_oop, c_dist)
                 # A perimeter position (:mod:`.perimeter`) is as good as solved.
                 out_flags[m] = GOAL_CHILD if c_goals == n or in_perimeter(p, out_keys[m]) else 0
                 if adv.on != 0:
@@ -273,7 +280,8 @@ class SokobanFessDomain(FessDomain):
     n_features = N_FEATURES + 1
     cell_features = N_FEATURES
 
-    def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True):
+    def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True,
+                 use_rooms: bool = True):
         puzzle.check_algorithm("fess-only")
         self.puzzle = puzzle
         self.limits = limits
@@ -299,7 +307,8 @@ class SokobanFessDomain(FessDomain):
             lone_reach(base.inside, base.deltas, base.index_cell, base.player_index, adv.reach)
         self.params = SokobanFessParams(base, int(h_rank), rank_base,
                                         naive_plan(len(level.goals), n_grid), adv,
-                                        macro_work(n_grid), feature_work(n_grid))
+                                        macro_work(n_grid), feature_work(n_grid),
+                                        room_tables(level, n_grid, use_rooms))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
         self.plan_info: dict = {"plan": "naive"}

@@ -40,13 +40,12 @@ import numpy as np
 from ..puzzle import copy_key
 from ..search.common import EXHAUSTED, RUNNING, SOLVED
 from ..search.fess import FessDomain, FessSearch, GOAL_CHILD, register_fess_kernels
-from .features import FeatureWork, components, feature_work, pack_rank
+from .features import DIST_MAX, FeatureWork, components, feature_work, pack_rank
 from .macros import MacroWork, box_macros, macro_work
 from .tables import UNREACHABLE
 
 _ONE = np.uint64(1)
 _FIELD = np.int64((1 << 20) - 1)
-_DIST_MAX = (1 << 30) - 1
 N_FEATURES = 3
 MAX_CHILDREN = 1 << 14
 
@@ -143,7 +142,7 @@ def _emit(pp, key, desc, n_boxes, conn, on_goals, dist, cost, m, out_keys, out_d
     out_feat[m, 0] = n_boxes
     out_feat[m, 1] = conn
     out_feat[m, 2] = on_goals
-    out_rank[m] = pack_rank(n_boxes, conn, on_goals, _DIST_MAX - min(dist, _DIST_MAX))
+    out_rank[m] = pack_rank(n_boxes, conn, 0, on_goals, DIST_MAX - min(dist, DIST_MAX))
     out_flags[m] = GOAL_CHILD if n_boxes == 0 else 0
     return m + 1
 
@@ -165,7 +164,7 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
         # (goals are boxes) from which some pull is possible.
         n = _decode(pp, key)
         conn = components(pp.region, pp.inside, pp.occ, deltas, pp.fw)
-        self_info[0] = pack_rank(n, conn + 1, n, _DIST_MAX)
+        self_info[0] = pack_rank(n, conn + 1, 0, n, DIST_MAX)
         self_info[1] = n
         self_info[2] = conn + 1
         self_info[3] = n
@@ -202,7 +201,7 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
         on_goals += pp.goal[pp.boxes[i]]
         dist += _dist(pp, pp.boxes[i])
     conn = components(pp.region, pp.inside, pp.occ, deltas, pp.fw)
-    self_info[0] = pack_rank(n, conn, on_goals, _DIST_MAX - min(dist, _DIST_MAX))
+    self_info[0] = pack_rank(n, conn, 0, on_goals, DIST_MAX - min(dist, DIST_MAX))
     self_info[1] = n
     self_info[2] = conn
     self_info[3] = on_goals

@@ -121,3 +121,80 @@ def oop_zones(level: Level, order, dead=frozenset()) -> list[frozenset[int]]:
         zones.append(later[0] if later else raw[k])
     zones.append(frozenset())
     return zones
+
+
+def _link_joins(level: Level, link: set[int], rooms: set[int], room_id: dict[int, int],
+                without: int) -> bool:
+    """True when the link's cells other than ``without`` still join all of
+    its ``rooms`` (a room is entered from any link cell next to it)."""
+    cells = link - {without}
+
+    def next_to(room):
+        return [c for c in cells if any(room_id.get(n) == room for n in level.neighbors(c))]
+
+    first = min(rooms)
+    reached = {first}
+    todo = next_to(first)
+    seen = set(todo)
+    while todo:
+        c = todo.pop()
+        for n in level.neighbors(c):
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+            elif room_id.get(n) in rooms and room_id[n] not in reached:
+                reached.add(room_id[n])
+                more = [x for x in next_to(room_id[n]) if x not in seen]
+                seen.update(more)
+                todo.extend(more)
+    return reached == rooms
+
+
+def obstructed_room_links(level: Level, boxes) -> int:
+    """FESS's room connectivity from its definition (:mod:`..sokoban.rooms`),
+    rebuilt from scratch: room cells are those some 2x3 or 3x2 block of
+    region cells holds; a link is a connected part of the other cells that
+    touches two rooms or more; it is obstructed when one of its boxes, alone
+    taken out of the link, leaves its rooms no longer all joined."""
+    region = set(level.playable_cells()) | set(level.goals) | set(level.boxes)
+    w = level.width
+    in_room = set()
+    for cell in region:
+        row, col = divmod(cell, w)
+        for rows, cols in ((2, 3), (3, 2)):
+            for top in range(row - rows + 1, row + 1):
+                for left in range(max(0, col - cols + 1), min(col, w - cols) + 1):
+                    if all((top + r) * w + left + c in region
+                           for r in range(rows) for c in range(cols)):
+                        in_room.add(cell)
+
+    def flood(start, allowed):
+        part, todo = {start}, [start]
+        while todo:
+            c = todo.pop()
+            for n in level.neighbors(c):
+                if n in allowed and n not in part:
+                    part.add(n)
+                    todo.append(n)
+        return part
+
+    room_id: dict[int, int] = {}
+    for cell in sorted(in_room):
+        if cell not in room_id:
+            for c in flood(cell, in_room):
+                room_id[c] = cell
+    passages = region - in_room
+    seen: set[int] = set()
+    count = 0
+    for cell in sorted(passages):
+        if cell in seen:
+            continue
+        link = flood(cell, passages)
+        seen |= link
+        rooms = {room_id[n] for c in link for n in level.neighbors(c) if n in room_id}
+        if len(rooms) < 2:
+            continue
+
+        if any(b in link and not _link_joins(level, link, rooms, room_id, b) for b in boxes):
+            count += 1
+    return count
