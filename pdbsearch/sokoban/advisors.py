@@ -1,5 +1,6 @@
 """Festival's Sokoban-specific advisors (the engine supplies the feature
 advisors: packing, connectivity, obstructed room links, out-of-plan count, the
+lower bound).
 
 Each proposes at most one move of a position, never one that lowers the
 packed count (Festival's rule):

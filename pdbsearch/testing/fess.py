@@ -150,12 +150,12 @@ def _link_joins(level: Level, link: set[int], rooms: set[int], room_id: dict[int
     return reached == rooms
 
 
-def obstructed_room_links(level: Level, boxes) -> int:
-    """FESS's room connectivity from its definition (:mod:`..sokoban.rooms`),
-    rebuilt from scratch: room cells are those some 2x3 or 3x2 block of
+def room_links(level: Level) -> tuple[list[tuple[set[int], set[int]]], dict[int, int]]:
+    """The links of ``level`` rebuilt from their definition
+    (:mod:`..sokoban.rooms`): room cells are those some 2x3 or 3x2 block of
     region cells holds; a link is a connected part of the other cells that
-    touches two rooms or more; it is obstructed when one of its boxes, alone
-    taken out of the link, leaves its rooms no longer all joined."""
+    touches two rooms or more.  Returns ``[(link cells, its rooms)]`` and
+    the room of each room cell (named by its smallest cell)."""
     region = set(level.playable_cells()) | set(level.goals) | set(level.boxes)
     w = level.width
     in_room = set()
@@ -185,16 +185,31 @@ def obstructed_room_links(level: Level, boxes) -> int:
                 room_id[c] = cell
     passages = region - in_room
     seen: set[int] = set()
-    count = 0
+    links = []
     for cell in sorted(passages):
         if cell in seen:
             continue
         link = flood(cell, passages)
         seen |= link
         rooms = {room_id[n] for c in link for n in level.neighbors(c) if n in room_id}
-        if len(rooms) < 2:
-            continue
+        if len(rooms) >= 2:
+            links.append((link, rooms))
+    return links, room_id
 
-        if any(b in link and not _link_joins(level, link, rooms, room_id, b) for b in boxes):
-            count += 1
-    return count
+
+def cutting_cells(level: Level) -> set[int]:
+    """Every link cell that, alone taken out, leaves its link's rooms no
+    longer all joined (one flood per cell)."""
+    links, room_id = room_links(level)
+    return {c for link, rooms in links for c in link
+            if not _link_joins(level, link, rooms, room_id, c)}
+
+
+def obstructed_room_links(level: Level, boxes) -> int:
+    """FESS's room connectivity from its definition: the links
+    (:func:`room_links`) with a box on a cell whose removal alone separates
+    its rooms."""
+    links, room_id = room_links(level)
+    return sum(any(b in link and not _link_joins(level, link, rooms, room_id, b)
+                   for b in boxes)
+               for link, rooms in links)

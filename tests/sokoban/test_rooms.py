@@ -13,7 +13,7 @@ from pdbsearch.sokoban.fess import SokobanFessDomain
 from pdbsearch.sokoban.formats import load_levels
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 from pdbsearch.sokoban.rooms import room_map
-from pdbsearch.testing.fess import obstructed_room_links
+from pdbsearch.testing.fess import cutting_cells, obstructed_room_links, room_links
 
 from .helpers import LEVELS, random_position, xsb
 from .test_fess_macros import DEAD_ONLY, fess_children
@@ -66,6 +66,16 @@ def test_one_room_has_no_links():
 
 
 HOLLAND = load_levels(LEVELS / "sokoban" / "holland.txt")
+
+
+@pytest.mark.parametrize("name", ["holland", "grigr2002", "microban"])
+def test_links_and_cutting_cells_match_the_oracle_on_every_level(name):
+    """Tarjan's articulation points against one flood per cell."""
+    for level in load_levels(LEVELS / "sokoban" / f"{name}.txt"):
+        rooms = room_map(level)
+        links, _room_of = room_links(level)
+        assert sorted(map(sorted, rooms.links)) == sorted(sorted(link) for link, _ in links)
+        assert set().union(*rooms.cutting) == cutting_cells(level), level.title
 
 
 @pytest.mark.parametrize("index", [0, 3, 14, 21, 33])
