@@ -57,18 +57,22 @@ def connectivity(level: Level, boxes) -> int:
     parts = 0
     seen: set[int] = set()
     for c in sorted(free):
-        if c in seen:
-            continue
-        parts += 1
-        todo = [c]
-        seen.add(c)
-        while todo:
-            x = todo.pop()
-            for n in level.neighbors(x):
-                if n in free and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
+        if c not in seen:
+            parts += 1
+            seen |= _flood(level, c, free)
     return parts
+
+
+def _flood(level: Level, start: int, allowed) -> set[int]:
+    """The cells of ``allowed`` joined to ``start`` (itself included)."""
+    part, todo = {start}, [start]
+    while todo:
+        c = todo.pop()
+        for n in level.neighbors(c):
+            if n in allowed and n not in part:
+                part.add(n)
+                todo.append(n)
+    return part
 
 
 def replay_pushes(level: Level, boxes, player: int, codes) -> tuple[frozenset[int], int]:
@@ -168,20 +172,10 @@ def room_links(level: Level) -> tuple[list[tuple[set[int], set[int]]], dict[int,
                            for r in range(rows) for c in range(cols)):
                         in_room.add(cell)
 
-    def flood(start, allowed):
-        part, todo = {start}, [start]
-        while todo:
-            c = todo.pop()
-            for n in level.neighbors(c):
-                if n in allowed and n not in part:
-                    part.add(n)
-                    todo.append(n)
-        return part
-
     room_id: dict[int, int] = {}
     for cell in sorted(in_room):
         if cell not in room_id:
-            for c in flood(cell, in_room):
+            for c in _flood(level, cell, in_room):
                 room_id[c] = cell
     passages = region - in_room
     seen: set[int] = set()
@@ -189,7 +183,7 @@ def room_links(level: Level) -> tuple[list[tuple[set[int], set[int]]], dict[int,
     for cell in sorted(passages):
         if cell in seen:
             continue
-        link = flood(cell, passages)
+        link = _flood(level, cell, passages)
         seen |= link
         rooms = {room_id[n] for c in link for n in level.neighbors(c) if n in room_id}
         if len(rooms) >= 2:
