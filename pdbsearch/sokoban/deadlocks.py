@@ -19,6 +19,15 @@ wall), ``dead[c]`` is 1 on dead squares (all 0 when that rule is off).
   greatest fixpoint).  The first box of such a set to move would need a
   set member to have moved before it, so none ever moves.  The 2 × 2 block
   of boxes and walls is the smallest case; a frozen box on a goal is fine.
+* **Goals sealed by frozen boxes** (:func:`sealed_goal_deadlock`): the
+  frozen set of the whole position (the fixpoint above, from every box)
+  never moves, so its boxes are walls from now on.  A box off its goal in
+  it is a freeze deadlock.  An empty goal from which no lone box can be
+  *pulled*, with those walls, onto a cell holding a box that is not frozen,
+  can never be filled (the pull relaxes the player: anywhere it may stand,
+  other boxes gone).  Then the position is dead.  This catches a frozen
+  box on a goal that was filled too early and now bars the way to the
+  goals behind it.
 * **Corrals** (:func:`corral_restriction`): a corral ``R`` is a connected
   set of empty region cells the player cannot reach; its *barrier* is the
   set of boxes next to it (the other neighbours of ``R`` are walls).  Until
@@ -163,6 +172,69 @@ def freeze_deadlock(c, occ, inside, goal, dead, width, mark, tag, stack):
     for k in range(n):
         b = stack[k]
         if mark[b] == tag and goal[b] == 0:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def sealed_goal_deadlock(boxes, n, occ, inside, goal, dead, deltas, mark, tag, seen, counters,
+                         slot, queue):
+    """True when the frozen boxes of the position (``occ`` set for
+    ``boxes[:n]``) include one off its goal, or seal off an empty goal from
+    every box that can still move (see the module docstring).
+
+    ``mark``, ``seen`` (int64, one per cell) and ``queue`` (int32, one per
+    cell) are work arrays; ``tag`` is a fresh stamp of ``mark``; the stamps
+    of ``seen`` are drawn from ``counters[slot]``, one per empty goal.
+    """
+    width = deltas[3]
+    for i in range(n):
+        mark[boxes[i]] = tag
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n):
+            b = boxes[i]
+            if mark[b] == tag and not (_blocked(b, 1, occ, inside, dead, mark, tag)
+                                       and _blocked(b, width, occ, inside, dead, mark, tag)):
+                mark[b] = 0
+                changed = True
+    sealing = False
+    for i in range(n):
+        b = boxes[i]
+        if mark[b] == tag:
+            if goal[b] == 0:
+                return True
+            sealing = True
+    if not sealing:
+        return False
+    for g in range(inside.shape[0]):
+        if goal[g] == 0 or occ[g] != 0:
+            continue   # not a goal, or a box stands on it (frozen or not)
+        # Pull a lone box away from g; frozen boxes and walls block.
+        counters[slot] += 1
+        stamp = counters[slot]
+        seen[g] = stamp
+        queue[0] = g
+        head, tail = 0, 1
+        fed = False
+        while head < tail and not fed:
+            x = queue[head]
+            head += 1
+            for d in range(4):
+                y = x + deltas[d]
+                z = y + deltas[d]
+                if inside[y] == 0 or inside[z] == 0 or seen[y] == stamp:
+                    continue
+                if (occ[y] != 0 and mark[y] == tag) or (occ[z] != 0 and mark[z] == tag):
+                    continue
+                if occ[y] != 0:
+                    fed = True
+                    break
+                seen[y] = stamp
+                queue[tail] = y
+                tail += 1
+        if not fed:
             return True
     return False
 

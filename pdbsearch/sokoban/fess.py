@@ -27,12 +27,13 @@ from ..puzzle import DEAD, copy_key
 from ..search.fess import ADVISED, GOAL_CHILD, FessDomain, register_fess_kernels
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
 from .bounds import _pattern_value, heuristic
-from .deadlocks import DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze
+from .deadlocks import (DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze,
+                        sealed_goal_deadlock)
 from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, push_distances,
                        pushable_sides, walk_distances)
 from .features import (CONNECTIVITY, N_FEATURES, OUT_OF_PLAN, ROOMS, UNPACKED, FeatureWork,
                        components, feature_work, out_of_plan, pack_rank, packed_count)
-from .kernels import (AREA, FROZEN, LABEL, SokobanParams, decode_boxes, in_perimeter, player_of,
+from .kernels import (AREA, FROZEN, LABEL, SEEN, SokobanParams, decode_boxes, in_perimeter, player_of,
                       work_arrays)
 from .macros import MacroWork, box_macros, macro_path, macro_work
 from .packing import PackingSearch, oop_zones
@@ -88,8 +89,22 @@ def child_key(fp, parent_key, desc, out):
 @nb.njit(cache=True)
 def late_check(fp, key):
     """True when the bound proves the position dead (no perfect matching of
-    boxes to goals, or a dead pattern)."""
-    return fp.base.heuristic != ZERO and heuristic(fp.base, key) >= DEAD
+    boxes to goals, or a dead pattern), or frozen boxes seal off a goal."""
+    p = fp.base
+    if p.heuristic != ZERO and heuristic(p, key) >= DEAD:
+        return True
+    if p.freeze == 0:
+        return False
+    w = p.work
+    n = decode_boxes(p, key, w.boxes)
+    for i in range(n):
+        w.occ[w.boxes[i]] = 1
+    w.counters[FROZEN] += 1
+    dead = sealed_goal_deadlock(w.boxes, n, w.occ, p.inside, p.goal, p.dead, p.deltas, w.frozen,
+                                w.counters[FROZEN], w.seen, w.counters, SEEN, w.queue)
+    for i in range(n):
+        w.occ[w.boxes[i]] = 0
+    return dead
 
 
 @nb.njit(cache=True, inline="always")
