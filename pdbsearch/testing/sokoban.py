@@ -356,3 +356,44 @@ def _area(region: set[int], width: int, player: int, boxes) -> set[int]:
                 seen.add(x)
                 todo.append(x)
     return seen
+
+
+def sealed_goals_dead(level: Level, boxes, dead=frozenset()) -> bool:
+    """The sealed-goal deadlock of :mod:`..sokoban.deadlocks`, plainly: the
+    boxes that can never move (largest set, each blocked on both axes by a
+    wall, two ``dead`` cells or a set member) are walls; dead when one is
+    off its goal, or when an empty goal's lone-box pull region, with those
+    walls, holds no other box."""
+    region = set(region_cells(level))
+    w = level.width
+    boxes = set(boxes)
+    frozen = set(boxes)
+
+    def blocked(b: int, step: int) -> bool:
+        lo, hi = b - step, b + step
+        return (lo not in region or hi not in region or (lo in dead and hi in dead)
+                or lo in frozen or hi in frozen)
+
+    changed = True
+    while changed:
+        changed = False
+        for b in sorted(frozen):
+            if not (blocked(b, 1) and blocked(b, w)):
+                frozen.discard(b)
+                changed = True
+    if frozen - level.goals:
+        return True
+    if not frozen:
+        return False
+    open_cells = region - frozen
+    for g in level.goals - boxes:
+        reach, todo = {g}, [g]
+        while todo:
+            x = todo.pop()
+            for d in (-1, -w, 1, w):
+                if x + d in open_cells and x + 2 * d in open_cells and x + d not in reach:
+                    reach.add(x + d)
+                    todo.append(x + d)
+        if not reach & (boxes - frozen):
+            return True
+    return False
