@@ -125,6 +125,22 @@ def _blocked_by_any(b, along, occ, inside, dead):
 
 
 @nb.njit(cache=True, inline="always")
+def _keep_frozen(cells, n, occ, inside, dead, width, mark, tag):
+    """The greatest fixpoint of the freeze rule: unmark (``mark`` = 0) the
+    candidates among ``cells[:n]`` marked ``tag`` that are free on some
+    axis, until none changes; those left marked never move."""
+    changed = True
+    while changed:
+        changed = False
+        for k in range(n):
+            b = cells[k]
+            if mark[b] == tag and not (_blocked(b, 1, occ, inside, dead, mark, tag)
+                                       and _blocked(b, width, occ, inside, dead, mark, tag)):
+                mark[b] = 0
+                changed = True
+
+
+@nb.njit(cache=True, inline="always")
 def may_freeze(c, occ, inside, dead, width):
     """The cheap first test of :func:`freeze_deadlock`: could the box at
     ``c`` be frozen at all (blocked on both axes if every box were)?"""
@@ -159,16 +175,7 @@ def freeze_deadlock(c, occ, inside, goal, dead, width, mark, tag, stack):
                 mark[x] = tag
                 stack[n] = x
                 n += 1
-    # Drop candidates that are free on some axis until none changes.
-    changed = True
-    while changed:
-        changed = False
-        for k in range(n):
-            b = stack[k]
-            if mark[b] == tag and not (_blocked(b, 1, occ, inside, dead, mark, tag)
-                                       and _blocked(b, width, occ, inside, dead, mark, tag)):
-                mark[b] = 0
-                changed = True
+    _keep_frozen(stack, n, occ, inside, dead, width, mark, tag)
     for k in range(n):
         b = stack[k]
         if mark[b] == tag and goal[b] == 0:
@@ -190,15 +197,7 @@ def sealed_goal_deadlock(boxes, n, occ, inside, goal, dead, deltas, mark, tag, s
     width = deltas[3]
     for i in range(n):
         mark[boxes[i]] = tag
-    changed = True
-    while changed:
-        changed = False
-        for i in range(n):
-            b = boxes[i]
-            if mark[b] == tag and not (_blocked(b, 1, occ, inside, dead, mark, tag)
-                                       and _blocked(b, width, occ, inside, dead, mark, tag)):
-                mark[b] = 0
-                changed = True
+    _keep_frozen(boxes, n, occ, inside, dead, width, mark, tag)
     sealing = False
     for i in range(n):
         b = boxes[i]
