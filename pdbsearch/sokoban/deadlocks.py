@@ -184,8 +184,8 @@ def freeze_deadlock(c, occ, inside, goal, dead, width, mark, tag, stack):
 
 
 @nb.njit(cache=True)
-def sealed_goal_deadlock(boxes, n, occ, inside, goal, dead, deltas, mark, tag, seen, counters,
-                         slot, queue):
+def sealed_goal_deadlock(boxes, n, occ, inside, goal, goal_cells, dead, deltas, mark, tag, seen,
+                         counters, slot, queue):
     """True when the frozen boxes of the position (``occ`` set for
     ``boxes[:n]``) include one off its goal, or seal off an empty goal from
     every box that can still move (see the module docstring).
@@ -207,9 +207,10 @@ def sealed_goal_deadlock(boxes, n, occ, inside, goal, dead, deltas, mark, tag, s
             sealing = True
     if not sealing:
         return False
-    for g in range(inside.shape[0]):
-        if goal[g] == 0 or occ[g] != 0:
-            continue   # not a goal, or a box stands on it (frozen or not)
+    for j in range(goal_cells.shape[0]):
+        g = goal_cells[j]
+        if occ[g] != 0:
+            continue   # a box stands on it (frozen or not)
         # Pull a lone box away from g; frozen boxes and walls block.
         counters[slot] += 1
         stamp = counters[slot]

@@ -100,8 +100,9 @@ def late_check(fp, key):
     for i in range(n):
         w.occ[w.boxes[i]] = 1
     w.counters[FROZEN] += 1
-    dead = sealed_goal_deadlock(w.boxes, n, w.occ, p.inside, p.goal, p.dead, p.deltas, w.frozen,
-                                w.counters[FROZEN], w.seen, w.counters, SEEN, w.queue)
+    dead = sealed_goal_deadlock(w.boxes, n, w.occ, p.inside, p.goal, p.goal_cells, p.dead,
+                                p.deltas, w.frozen, w.counters[FROZEN], w.seen, w.counters,
+                                SEEN, w.queue)
     for i in range(n):
         w.occ[w.boxes[i]] = 0
     return dead

@@ -43,10 +43,9 @@ class RoomTables(NamedTuple):
 class RoomMap(NamedTuple):
     """The room analysis of a level (see the module doc)."""
 
-    room_of: dict[int, int]           #: room cell -> room number
-    links: list[frozenset[int]]       #: each link's passage cells
-    link_rooms: list[frozenset[int]]  #: the rooms each link touches
-    cutting: list[frozenset[int]]     #: each link's cutting cells
+    room_of: dict[int, int]       #: room cell -> room number
+    links: list[frozenset[int]]   #: each link's passage cells
+    cutting: list[frozenset[int]] #: each link's cutting cells
 
 
 def room_cells(cells: set[int], width: int) -> set[int]:
@@ -141,7 +140,7 @@ def room_map(level: Level) -> RoomMap:
     region = set(region_cells(level))
     in_rooms = room_cells(region, width)
     room_of = {c: r for r, part in enumerate(_parts(in_rooms, width)) for c in part}
-    links, link_rooms, cutting = [], [], []
+    links, cutting = [], []
     for passage in _parts(region - in_rooms, width):
         touching = {c: {room_of[x] for x in _neighbours(c, width) if x in room_of}
                     for c in passage}
@@ -149,9 +148,8 @@ def room_map(level: Level) -> RoomMap:
         if len(rooms) < 2:
             continue
         links.append(frozenset(passage))
-        link_rooms.append(frozenset(rooms))
         cutting.append(frozenset(_cutting_cells(passage, width, touching)))
-    return RoomMap(room_of, links, link_rooms, cutting)
+    return RoomMap(room_of, links, cutting)
 
 
 def room_tables(level: Level, n_grid: int, on: bool = True) -> RoomTables:

@@ -132,25 +132,17 @@ def _link_joins(level: Level, link: set[int], rooms: set[int], room_id: dict[int
     """True when the link's cells other than ``without`` still join all of
     its ``rooms`` (a room is entered from any link cell next to it)."""
     cells = link - {without}
-
-    def next_to(room):
-        return [c for c in cells if any(room_id.get(n) == room for n in level.neighbors(c))]
-
-    first = min(rooms)
-    reached = {first}
-    todo = next_to(first)
-    seen = set(todo)
+    reached: set[int] = set()
+    joined: set[int] = set()   # link cells reached through the rooms so far
+    todo = [min(rooms)]
     while todo:
-        c = todo.pop()
-        for n in level.neighbors(c):
-            if n in cells and n not in seen:
-                seen.add(n)
-                todo.append(n)
-            elif room_id.get(n) in rooms and room_id[n] not in reached:
-                reached.add(room_id[n])
-                more = [x for x in next_to(room_id[n]) if x not in seen]
-                seen.update(more)
-                todo.extend(more)
+        room = todo.pop()
+        reached.add(room)
+        for c in sorted(cells - joined):
+            if c not in joined and any(room_id.get(n) == room for n in level.neighbors(c)):
+                joined |= _flood(level, c, cells)
+        todo = sorted({room_id[n] for c in joined for n in level.neighbors(c)
+                       if room_id.get(n) in rooms} - reached)
     return reached == rooms
 
 

@@ -39,7 +39,8 @@ def kernel_says_dead(puzzle, boxes) -> bool:
     cells = np.array(sorted(boxes), np.int32)
     occ = np.zeros(n_grid, np.uint8)
     occ[cells] = 1
-    return bool(sealed_goal_deadlock(cells, len(cells), occ, p.inside, p.goal, p.dead,
+    return bool(sealed_goal_deadlock(cells, len(cells), occ, p.inside, p.goal, p.goal_cells,
+                                     p.dead,
                                      p.deltas, np.zeros(n_grid, np.int64), 1,
                                      np.zeros(n_grid, np.int64), np.zeros(N_COUNTERS, np.int64),
                                      SEEN, np.zeros(n_grid, np.int32)))
