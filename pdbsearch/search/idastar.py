@@ -77,6 +77,22 @@ def _tt_rehash(old_keys, old_g, old_iter, old_h, old_cut, keys, g, it, h, cut):
 
 
 @nb.njit(cache=True)
+def _tt_relocate_path(root, sk, fpos, tslot, depth, tt_keys, tt_iter):
+    """Point ``tslot`` at the current path's entries again after a rehash.
+
+    The slots moved with the rehash; a stale slot would hand a subtree's
+    learned bound to whatever state now sits there, and a bound too high
+    for that state makes IDA* miss its optimum.  A state that was never
+    recorded (slot -1) stays unrecorded.
+    """
+    for d in range(depth + 1):
+        if tslot[d] < 0:
+            continue
+        key = root if d == 0 else sk[fpos[d - 1] - 1]
+        tslot[d] = _tt_find(tt_keys, tt_iter, key)
+
+
+@nb.njit(cache=True)
 def _space_exhausted(tt_iter, tt_cut, iteration):
     """True when the table proves that no reachable state is left to
     search (see the module doc): every state cut by the bound in this
@@ -294,6 +310,8 @@ class IterativeDeepeningSearch:
         self.run(0)
         empty = tuple(a[:0] for a in self._tables())
         _tt_rehash(*empty, *empty)
+        _tt_relocate_path(self.root, self.sk, self.fpos, self.tslot, -1,
+                          self.tt_keys, self.tt_iter)
 
     def _stack_arrays(self):
         return (self.sk, self.sc, self.sm, self.fstart, self.fend, self.fpos, self.fmin,
@@ -318,6 +336,8 @@ class IterativeDeepeningSearch:
             old = self._tables()
             self._new_table(2 * old[0].shape[0], old[0].shape[1])
             _tt_rehash(*old, *self._tables())
+            _tt_relocate_path(self.root, self.sk, self.fpos, self.tslot,
+                              int(self.stats[OPEN]), self.tt_keys, self.tt_iter)
             return
         self.sk, self.sc, self.sm = _grown(self.sk), _grown(self.sc), _grown(self.sm)
         self.fstart, self.fend = _grown(self.fstart), _grown(self.fend)
