@@ -23,6 +23,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..compile_time import compile_seconds_spent
 from ..errors import PdbFileError, PdbsearchError, ResourceLimit
 from ..machine import resident_bytes
 from ..pdb.builder import sampled_check
@@ -90,12 +91,16 @@ def build_patterns(level: Level, k: int, progress: bool = False,
     not done)."""
     parts, seconds = [], 0.0
     for j in range(1, k + 1):
+        compiled_before = compile_seconds_spent()
         try:
             table, s = build_pattern_table(level, j, progress, deadline=deadline)
         except ResourceLimit:
             if j == 1:
                 raise
             break
+        if deadline is not None:
+            # compiling is not building: the next tables keep their time
+            deadline += compile_seconds_spent() - compiled_before
         parts.append(table)
         seconds += s
     return np.concatenate(parts), seconds, len(parts)

@@ -172,3 +172,30 @@ def test_the_cache_is_reused_and_a_file_for_another_level_refused(tmp_path, caps
     err = capsys.readouterr().err
     assert code == 2 and "made for level" in err and str(files[0]) in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_compiling_the_builder_does_not_use_up_the_tables_time(monkeypatch):
+    """A fresh install compiles the builder on its first table for seconds;
+    the deadline of the tables after it moves back by that much (it once
+    stopped a 5 s solve's 2-box table before it began)."""
+    import time
+
+    from pdbsearch.compile_time import note_compile_seconds
+    from pdbsearch.sokoban import database
+
+    real = database.build_pattern_table
+    calls = []
+
+    def slow_first_compile(level, k, progress=False, deadline=None):
+        if not calls:
+            note_compile_seconds(3600.0)   # as if compiling took an hour
+            deadline += 3600.0            # (build_table moves its own deadline)
+        calls.append(k)
+        return real(level, k, progress, deadline=deadline)
+
+    monkeypatch.setattr(database, "build_pattern_table", slow_first_compile)
+    level = microban(1)
+    started = time.perf_counter()
+    # a deadline already past when the first table is done
+    _, _, built = database.build_patterns(level, 2, deadline=started - 1.0)
+    assert calls == [1, 2] and built == 2
