@@ -256,6 +256,9 @@ class IterativeDeepeningSearch:
 
     name = "idastar"
     progress_label = "bound"
+    #: Slots of the first transposition table (a power of two); the tests
+    #: start smaller, to make the table double many times in every search.
+    initial_slots = 1 << 12
 
     def __init__(self, puzzle, memory_bytes: int):
         self.puzzle = puzzle
@@ -275,7 +278,7 @@ class IterativeDeepeningSearch:
         # Transposition table: starts small, doubles while it stays within
         # half of the memory limit, then stops recording new states.
         self.tt_budget = memory_bytes // 2
-        self._new_table(1 << 12, K)
+        self._new_table(self.initial_slots, K)
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
         h = int(evaluate_heuristic(puzzle.params, self.root))

@@ -28,6 +28,7 @@ from pdbsearch.hakoiri.formats import format_board, parse_board
 from pdbsearch.hakoiri.generator import Recipe, random_board
 from pdbsearch.search import ALGORITHMS, Limits, Status, solve
 from pdbsearch.search import explore as quick_explore
+from pdbsearch.search.idastar import IterativeDeepeningSearch
 
 from .reference import optimum
 
@@ -195,6 +196,18 @@ def test_idastar_keeps_learned_bounds_on_their_states_when_the_table_grows():
     want = optimum(board, "straight", MAX_STATES)
     assert want == 20
     check_result(solve(puzzle, "idastar"), want, "idastar")
+
+
+@pytest.mark.parametrize("width,height,exit_x,exit_y", CASES, ids=CASE_IDS)
+def test_idastar_stays_optimal_while_its_table_doubles(width, height, exit_x, exit_y,
+                                                       monkeypatch):
+    """A 16-slot first table doubles many times mid-iteration in every
+    search: the learned bounds must stay on their own states."""
+    monkeypatch.setattr(IterativeDeepeningSearch, "initial_slots", 16)
+    board, answers = random_case(width, height, exit_x, exit_y)
+    for metric in METRICS:
+        puzzle = HakoiriPuzzle(board, metric, "simple")
+        check_result(solve(puzzle, "idastar"), answers[metric], "idastar")
 
 
 if __name__ == "__main__":
