@@ -84,7 +84,8 @@ def load(path: str | Path | None = None, *, level: int | str | None = None,
 
 def solve(puzzle: "Puzzle", *, algo: str | None = None, weight: float = 1.0,
           time_limit: float | None = None, node_limit: int | None = None,
-          memory_limit: int | None = None, progress: bool = False) -> "SearchResult":
+          memory_limit: int | None = None, threads: int | None = None,
+          progress: bool = False) -> "SearchResult":
     """Search ``puzzle`` and return the replayed result.
 
     ``algo`` is one of :data:`pdbsearch.search.ALGORITHMS` (default: A*, or
@@ -92,6 +93,8 @@ def solve(puzzle: "Puzzle", *, algo: str | None = None, weight: float = 1.0,
     that ignores it is an error.  ``time_limit`` (seconds of search),
     ``node_limit`` (expansions) and ``memory_limit`` (MiB of search tables)
     stop the search cleanly with its figures (``status`` ``limit``).
+    ``threads`` (default: one per core) is how many threads the search may
+    run at once; only ``algo="fess"`` runs more than one.
     Every solution is replayed by the puzzle's independent checker first.
     """
     from .search import Limits
@@ -100,7 +103,8 @@ def solve(puzzle: "Puzzle", *, algo: str | None = None, weight: float = 1.0,
     if isinstance(puzzle, list):
         raise PdbsearchError("solve takes one puzzle; solve the maps of a Push!! file one "
                              "by one")
-    limits = Limits(time_seconds=time_limit, nodes=node_limit, memory_mb=memory_limit)
+    limits = Limits(time_seconds=time_limit, nodes=node_limit, memory_mb=memory_limit,
+                    threads=threads)
     return run_search(puzzle, algo, weight, limits, progress=progress)
 
 

@@ -41,6 +41,15 @@ def machine_info() -> dict:
             "numpy": numpy.__version__, "load_average": load_average()}
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system
+    tells it, else every core)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def resident_bytes() -> int:
     """The memory this process holds now (resident set), in bytes; 0 where
     it cannot be read."""

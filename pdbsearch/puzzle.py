@@ -67,7 +67,8 @@ DEAD = 1 << 30
 #: every expansion and every child's bound.  Such kernels must allocate
 #: nothing, which is what a per-node kernel should do anyway: an allocation
 #: fails to compile ("NRT required but not enabled") rather than leaking.
-KERNEL_JIT_OPTIONS = {"cache": True, "_nrt": False}
+# nogil: a portfolio runs engines in threads of their own (search.portfolio).
+KERNEL_JIT_OPTIONS = {"cache": True, "_nrt": False, "nogil": True}
 
 _KERNELS: dict[type, dict[str, Callable]] = {}
 

@@ -16,7 +16,10 @@ the machine, to a JSON file.
     python scripts/bench_sokoban_solving.py --algo wastar --weight 2 --jobs 2   # one engine alone
 
 The limit counts CPU seconds of search by default (``--clock cpu``): on a
-shared machine the wall clock mostly measures the other work.  Times:
+shared machine the wall clock mostly measures the other work.  A level's
+threads (``--threads``; by default the cores shared among the ``--jobs``)
+all count against a CPU limit; what two threads gain at a wall limit shows
+with ``--clock wall --jobs 1``.  Times:
 ``search`` is the search alone (the per-level preparation of FESS
 included), ``cpu`` its CPU time, ``wall`` the child process's whole life
 (building the level's tables too), which is what YASS's column measures.
@@ -106,6 +109,9 @@ def main(argv=None) -> int:
     parser.add_argument("--only", default="", metavar="N,N,...",
                         help="only these level numbers (one set)")
     parser.add_argument("--jobs", type=int, default=1, help="levels at once (default 1)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="threads per level (default: the cores shared among the jobs; "
+                             "only --algo fess uses more than one)")
     parser.add_argument("--json", default=str(ROOT / "bench-results" /
                                               "bench_sokoban_solving.json"),
                         help="where to write the results")
@@ -118,10 +124,11 @@ def main(argv=None) -> int:
     rules = Rules(learning={"auto": None, "on": True, "off": False}[args.learning])
     if args.clock == "cpu":
         options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
-                             rules=rules, time_limit=4 * args.time_limit, cpu_limit=args.time_limit)
+                             rules=rules, time_limit=4 * args.time_limit, cpu_limit=args.time_limit,
+                             threads=args.threads)
     else:
         options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
-                             rules=rules, time_limit=args.time_limit)
+                             rules=rules, time_limit=args.time_limit, threads=args.threads)
     report = {"machine": info, "options": options.describe(), "sets": {}}
     lines = []
     interrupted = False

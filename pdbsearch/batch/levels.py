@@ -26,6 +26,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from ..machine import usable_cores
 from ..search import Limits
 from ..search.result import default_memory_limit_mb
 from . import Job, Outcome, WarmUp, run_batch
@@ -33,12 +34,17 @@ from . import Job, Outcome, WarmUp, run_batch
 
 def limits_of_one_level(options, jobs: int) -> Limits:
     """The limits of one level when ``jobs`` levels run at once: the options'
-    ``time_limit``, ``node_limit`` and ``cpu_limit``, and their
-    ``memory_mb``, by default an equal share of half the RAM."""
+    ``time_limit``, ``node_limit`` and ``cpu_limit``, their
+    ``memory_mb``, by default an equal share of half the RAM, and their
+    ``threads``, by default an equal share of the cores (one job: decided
+    where the level runs, by its cores)."""
     memory = options.memory_mb if options.memory_mb is not None else max(
         64, default_memory_limit_mb() // max(1, jobs))
+    threads = getattr(options, "threads", None)
+    if threads is None and jobs > 1:
+        threads = max(1, usable_cores() // jobs)
     return Limits(time_seconds=options.time_limit, nodes=options.node_limit,
-                  memory_mb=memory, cpu_seconds=options.cpu_limit)
+                  memory_mb=memory, cpu_seconds=options.cpu_limit, threads=threads)
 
 
 def copy_search_figures(record, result) -> None:

@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     options = RunOptions(metric=args.metric, heuristic=args.heuristic, rules=rules(args),
                          algo=algo, weight=weight, time_limit=args.time_limit,
                          node_limit=args.node_limit, memory_mb=args.memory_limit,
-                         pattern_boxes=args.pattern_boxes,
+                         pattern_boxes=args.pattern_boxes, threads=args.threads,
                          grouping=args.grouping or RunOptions.grouping,
                          db_dir=None if args.db_dir is None else str(args.db_dir))
     numbers = list(range(1, len(levels) + 1))

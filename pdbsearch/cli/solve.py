@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         check_animation_path(args.animate)   # a bad name costs no search
     puzzle = load_puzzle(args)
     options = dict(algo=args.algo, weight=args.weight if args.weight is not None else 1.0,
-                   progress=wants_progress(args), **limits(args))
+                   threads=args.threads, progress=wants_progress(args), **limits(args))
     if isinstance(puzzle, list):
         if args.animate:
             raise PdbsearchError("--animate draws one puzzle; pick a map of the Push!! file "

@@ -72,7 +72,8 @@ def _make_fess(puzzle: Puzzle, limits: Limits, alone: bool = False):
     (``puzzle.fess_portfolio()``: ``[(algorithm, weight, share), ...]``,
     "fess-only" for the FESS engine itself, a name that is no algorithm for
     an engine of the domain's, ``puzzle.portfolio_engine(name, limits)``),
-    or ``alone``.  Imported here:
+    or ``alone``; with more than one thread (``limits.threads``), the
+    members that can detach run in threads of their own.  Imported here:
     the other algorithms need none of it (a shorter start of every command)."""
     from .fess import FessSearch
     from .portfolio import Member, PortfolioSearch
@@ -85,7 +86,8 @@ def _make_fess(puzzle: Puzzle, limits: Limits, alone: bool = False):
                       ALGORITHMS[name].make(puzzle, weight, limits) if name in ALGORITHMS
                       else puzzle.portfolio_engine(name, limits), share)
                for name, weight, share in shares]
-    return PortfolioSearch(puzzle, members, limits.memory_bytes(), "fess")
+    return PortfolioSearch(puzzle, members, limits.memory_bytes(), "fess",
+                           threads=limits.thread_count())
 
 
 def member_label(algorithm: str, weight: float) -> str:

@@ -97,48 +97,55 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
     cpu_start = time.process_time()
     peak_bytes = engine.nbytes()
     interrupt = _Interrupt()
+    # An engine with helper threads (the fess portfolio) stops them however
+    # the loop ends: a limit, Ctrl-C or an exception.
+    stop_helpers = getattr(engine, "stop", None)
     with sigint_handler(interrupt.note):
-        while True:
-            chunk_budget = budget
-            if limits.nodes is not None:
-                chunk_budget = min(budget, limits.nodes - int(engine.stats[EXPANDED]))
-                if chunk_budget <= 0:
-                    code, stop_reason = RUNNING, "nodes"
+        try:
+            while True:
+                chunk_budget = budget
+                if limits.nodes is not None:
+                    chunk_budget = min(budget, limits.nodes - int(engine.stats[EXPANDED]))
+                    if chunk_budget <= 0:
+                        code, stop_reason = RUNNING, "nodes"
+                        break
+                t_chunk = time.perf_counter()
+                code = engine.run(chunk_budget)
+                now = time.perf_counter()
+                # Aim each chunk at CHUNK_SECONDS of work.
+                spent = now - t_chunk
+                if code == RUNNING:
+                    if spent < CHUNK_SECONDS / 16:
+                        budget = min(budget * 8, 1 << 24)
+                    elif spent < CHUNK_SECONDS / 2:
+                        budget = min(budget * 2, 1 << 24)
+                    elif spent > CHUNK_SECONDS * 2 and budget > 1:
+                        budget //= 2
+                bar.update(now - start, engine)
+                if code in (SOLVED, EXHAUSTED):
                     break
-            t_chunk = time.perf_counter()
-            code = engine.run(chunk_budget)
-            now = time.perf_counter()
-            # Aim each chunk at CHUNK_SECONDS of work.
-            spent = now - t_chunk
-            if code == RUNNING:
-                if spent < CHUNK_SECONDS / 16:
-                    budget = min(budget * 8, 1 << 24)
-                elif spent < CHUNK_SECONDS / 2:
-                    budget = min(budget * 2, 1 << 24)
-                elif spent > CHUNK_SECONDS * 2 and budget > 1:
-                    budget //= 2
-            bar.update(now - start, engine)
-            if code in (SOLVED, EXHAUSTED):
-                break
-            if interrupt.requested or take_interrupt_note():   # (or one numba lost)
-                stop_reason = "interrupted"
-                break
-            if limits.time_seconds is not None and now - start >= limits.time_seconds:
-                stop_reason = "time"
-                break
-            if limits.cpu_seconds is not None and \
-                    time.process_time() - cpu_start >= limits.cpu_seconds:
-                stop_reason = "time"
-                break
-            if code != RUNNING:  # a request for more room
-                # Growth doubles the arrays it grows, the old ones live until
-                # the new are filled: the peak is the grown size plus the
-                # arrays it replaces, 2 x grown - now.
-                if 2 * engine.grow_nbytes(code) - engine.nbytes() > memory_limit:
-                    stop_reason = "memory"
+                if interrupt.requested or take_interrupt_note():   # (or one numba lost)
+                    stop_reason = "interrupted"
                     break
-                engine.grow(code)
-                peak_bytes = max(peak_bytes, engine.nbytes())
+                if limits.time_seconds is not None and now - start >= limits.time_seconds:
+                    stop_reason = "time"
+                    break
+                if limits.cpu_seconds is not None and \
+                        time.process_time() - cpu_start >= limits.cpu_seconds:
+                    stop_reason = "time"
+                    break
+                if code != RUNNING:  # a request for more room
+                    # Growth doubles the arrays it grows, the old ones live until
+                    # the new are filled: the peak is the grown size plus the
+                    # arrays it replaces, 2 x grown - now.
+                    if 2 * engine.grow_nbytes(code) - engine.nbytes() > memory_limit:
+                        stop_reason = "memory"
+                        break
+                    engine.grow(code)
+                    peak_bytes = max(peak_bytes, engine.nbytes())
+        finally:
+            if stop_helpers is not None:
+                stop_helpers()
     bar.close()
     seconds = time.perf_counter() - start
     result.cpu_seconds = time.process_time() - cpu_start

@@ -727,6 +727,13 @@ class FessSearch:
                           self.edges, self.cells, self.arena, self.stats, self.fstats,
                           self.fs, self.buf, d.n_features, d.cell_features, budget)
 
+    def detach(self) -> bool:
+        """Make this engine share no mutable state with the puzzle's other
+        engines, so that a portfolio may run it in a thread of its own;
+        True if the domain could (its ``detach()``)."""
+        detach = getattr(self.domain, "detach", None)
+        return bool(detach is not None and detach())
+
     def load_kernels(self) -> None:
         """Compile or load every kernel a run may call (see the driver)."""
         self._chunk(0)

@@ -1,17 +1,29 @@
 """A portfolio of engines sharing one search's time (Festival runs several
 differently biased searches; so does ``--algo fess`` on Sokoban).
 
-The members run interleaved, in chunks: each call of :meth:`run` gives
-the member that has used the smallest part of its *share* one chunk of
-about :data:`CHUNK_SECONDS`.  So a level that member ``i`` alone solves in
+The members run interleaved, in chunks: each turn gives the member that
+has used the smallest part of its *share* one chunk of about
+:data:`CHUNK_SECONDS`.  So a level that member ``i`` alone solves in
 ``t`` seconds is solved in about ``t / share_i`` seconds, whichever member
 it is.  The first member to solve it wins; a member that exhausts its
 space proves the puzzle unsolvable (the members prune soundly).  A member
 whose growth would pass the memory limit is retired and the others go on.
+
+**Threads.**  With ``threads`` > 1, a member whose engine can *detach*
+(``engine.detach()`` returns True: from then on it writes nothing another
+member reads, and reads nothing another member writes but what a domain
+declares safe, such as Sokoban's perimeter table) gets a *lane* of its
+own: a helper thread that runs its chunks on another core, while the
+other members take turns in the caller's thread as above.  The engines'
+kernels release the GIL, so the lanes run side by side; shares then hold
+within a lane, and a member's seconds are the CPU seconds of the thread
+that ran it.  The first lane to solve or exhaust stops the others;
+:meth:`stop` (which the driver calls however the search ends) joins them.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 
@@ -32,16 +44,19 @@ class Member:
     engine: object
     share: float
     budget: int = 16
-    seconds: float = 0.0          #: CPU seconds used
+    seconds: float = 0.0          #: CPU seconds used (of the thread that ran it)
     retired: bool = False
+    lane: int = 0                 #: 0: the caller's thread; i > 0: helper thread i
 
 
 class PortfolioSearch:
-    """Several engines on one puzzle, interleaved by time shares."""
+    """Several engines on one puzzle, interleaved by time shares, with the
+    detachable ones in helper threads when ``threads`` > 1."""
 
     progress_label = "f"
 
-    def __init__(self, puzzle, members: list[Member], memory_bytes: int, name: str):
+    def __init__(self, puzzle, members: list[Member], memory_bytes: int, name: str,
+                 threads: int = 1):
         if not members:
             raise ValueError("a portfolio needs members")
         self.puzzle = puzzle
@@ -52,27 +67,45 @@ class PortfolioSearch:
         self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
         self.winner: Member | None = None
         self._out_of_memory = False
+        # Growth decisions read every member's size: one at a time.
+        self._memory_lock = threading.Lock()
+        self._outcome: tuple[int, Member] | None = None
+        self._error: BaseException | None = None
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._helpers: list[threading.Thread] = []
+        self._started = False
+        self.lanes = self._assign_lanes(max(1, int(threads)))
 
-    def _pick(self) -> Member | None:
-        active = [m for m in self.members if not m.retired]
+    def _assign_lanes(self, threads: int) -> list[list[Member]]:
+        """Lane 0 for the members that share state; each detachable member
+        its own lane while threads last (in the members' order)."""
+        lanes: list[list[Member]] = [[]]
+        for m in self.members:
+            detach = getattr(m.engine, "detach", None)
+            if len(lanes) < threads and detach is not None and detach():
+                m.lane = len(lanes)
+                lanes.append([m])
+            else:
+                lanes[0].append(m)
+        return lanes
+
+    @staticmethod
+    def _pick(lane: list[Member]) -> Member | None:
+        active = [m for m in lane if not m.retired]
         if not active:
             return None
         return min(active, key=lambda m: m.seconds / m.share)
 
-    def run(self, budget: int) -> int:
-        """One chunk of the member furthest behind its share."""
-        member = self._pick()
-        if member is None:
-            self._out_of_memory = True
-            return GROW_NODES
-        if budget <= 0:
-            return RUNNING
+    def _chunk(self, member: Member, budget: int) -> int:
+        """One chunk of ``member``: SOLVED, EXHAUSTED or RUNNING (a request
+        for room is served here, or retires the member)."""
         t0 = time.perf_counter()
-        c0 = time.process_time()
-        code = member.engine.run(min(budget, member.budget))
+        c0 = time.thread_time()
+        code = member.engine.run(budget)
         spent = time.perf_counter() - t0
         # Shares are of CPU time: steady when other work shares the machine.
-        member.seconds += time.process_time() - c0
+        member.seconds += time.thread_time() - c0
         if code == RUNNING:
             if spent < CHUNK_SECONDS / 16:
                 member.budget = min(member.budget * 8, 1 << 24)
@@ -80,11 +113,9 @@ class PortfolioSearch:
                 member.budget = min(member.budget * 2, 1 << 24)
             elif spent > CHUNK_SECONDS * 2 and member.budget > 1:
                 member.budget //= 2
-        self._sum_stats(member)
-        if code in (SOLVED, EXHAUSTED):
-            self.winner = member
+        if code in (RUNNING, SOLVED, EXHAUSTED):
             return code
-        if code != RUNNING:
+        with self._memory_lock:
             # A member that reserves its arrays up front (the perimeter)
             # counts with all of them: it may yet fill them.
             others = sum(getattr(m.engine, "reserved_nbytes", m.engine.nbytes)()
@@ -95,10 +126,91 @@ class PortfolioSearch:
                 member.engine.grow(code)
         return RUNNING
 
-    def _sum_stats(self, last: Member) -> None:
+    def _finish_with(self, code: int, member: Member) -> None:
+        """Record the first member to end the search; stop the lanes."""
+        with self._memory_lock:
+            if self._outcome is None:
+                self._outcome = (code, member)
+        self._stop.set()
+        self._wake.set()
+
+    def _lane_loop(self, lane: list[Member]) -> None:
+        """A helper thread: its lane's chunks until the search ends."""
+        try:
+            while not self._stop.is_set():
+                member = self._pick(lane)
+                if member is None:
+                    break
+                code = self._chunk(member, member.budget)
+                if code in (SOLVED, EXHAUSTED):
+                    self._finish_with(code, member)
+        except BaseException as exc:  # noqa: BLE001 -- re-raised in the caller's thread
+            self._error = exc
+        finally:
+            self._wake.set()
+
+    def _start_helpers(self) -> None:
+        self._started = True
+        for i, lane in enumerate(self.lanes[1:], start=1):
+            t = threading.Thread(target=self._lane_loop, args=(lane,), daemon=True,
+                                 name=f"{self.name}-lane-{i}")
+            self._helpers.append(t)
+            t.start()
+
+    def _ended(self) -> int | None:
+        """SOLVED or EXHAUSTED once a member ended the search (the lanes
+        stopped), else None; a helper's exception is raised here."""
+        if self._error is not None:
+            self.stop()
+            raise self._error
+        if self._outcome is None:
+            return None
+        self.stop()
+        code, self.winner = self._outcome
+        return code
+
+    def run(self, budget: int) -> int:
+        """One chunk of the caller's lane (the member furthest behind its
+        share); the helper lanes run on by themselves."""
+        if budget > 0 and not self._started:
+            self._start_helpers()
+        code = self._ended()
+        if code is not None:
+            return code
+        member = self._pick(self.lanes[0])
+        if member is None:
+            if any(t.is_alive() for t in self._helpers):
+                # Only helpers left: wait a chunk, so limits are still checked.
+                self._wake.wait(CHUNK_SECONDS)
+                self._wake.clear()
+                self._sum_stats(None)
+                code = self._ended()
+                return RUNNING if code is None else code
+            self._out_of_memory = True
+            return GROW_NODES
+        if budget <= 0:
+            return RUNNING
+        code = self._chunk(member, min(budget, member.budget))
+        self._sum_stats(member)
+        if code in (SOLVED, EXHAUSTED):
+            self._finish_with(code, member)
+            return self._ended()
+        return RUNNING
+
+    def stop(self) -> None:
+        """Stop and join the helper threads (each ends its current chunk);
+        the figures then count all their work."""
+        self._stop.set()
+        for t in self._helpers:
+            t.join()
+        self._helpers = []
+        self._sum_stats(None)
+
+    def _sum_stats(self, last: Member | None) -> None:
         for slot in (EXPANDED, GENERATED, NODES, OPEN, PRUNED):
             self.stats[slot] = sum(int(m.engine.stats[slot]) for m in self.members)
-        self.fstats[F_LAST] = last.engine.fstats[F_LAST]
+        if last is not None:
+            self.fstats[F_LAST] = last.engine.fstats[F_LAST]
 
     def load_kernels(self) -> None:
         """Compile or load every member's kernels."""
@@ -136,7 +248,8 @@ class PortfolioSearch:
         out: dict = {"winner": None if self.winner is None else self.winner.label,
                      "members": {m.label: {"seconds": round(m.seconds, 4),
                                            "expanded": int(m.engine.stats[EXPANDED]),
-                                           "share": m.share, "retired": m.retired}
+                                           "share": m.share, "retired": m.retired,
+                                           "lane": m.lane}
                                  for m in self.members}}
         for m in self.members:
             if hasattr(m.engine, "report"):

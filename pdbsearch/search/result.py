@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..machine import usable_cores
 from ..puzzle import Step
 
 
@@ -43,11 +44,20 @@ class Limits:
     #: CPU seconds of search (benchmarks on a shared machine: steadier than
     #: wall time, which other work inflates)
     cpu_seconds: float | None = None
+    #: threads a search may run at once (None: one per core this process may
+    #: use); only the ``--algo fess`` portfolio runs more than one
+    threads: int | None = None
 
     def memory_bytes(self) -> int:
         """The memory limit in bytes (the default cap when unset)."""
         mb = self.memory_mb if self.memory_mb is not None else default_memory_limit_mb()
         return int(mb) << 20
+
+    def thread_count(self) -> int:
+        """The threads a search may run (the cores it may use when unset)."""
+        if self.threads is not None:
+            return max(1, int(self.threads))
+        return usable_cores()
 
 
 @dataclass

@@ -41,6 +41,7 @@ class RunOptions:
     grouping: str = GROUPINGS.default  #: how ``pdb`` groups the boxes per state
     db_dir: str | None = None        #: pattern PDB folder (None: the default one)
     cpu_limit: float | None = None   #: CPU seconds of search per level (benchmarks)
+    threads: int | None = None       #: per level (default: the cores shared among the jobs)
 
     def puzzle(self, level: Level) -> SokobanPuzzle:
         """The puzzle of ``level`` under these options (its pattern PDB is
@@ -288,7 +289,7 @@ def read_resume(path: str, levels: Sequence[Level], numbers: Sequence[int],
                              f"({type(exc).__name__}: {str(exc)[:200]})") from None
     wanted = options.describe()
     differ = sorted(k for k in wanted if k in recorded and recorded[k] != wanted[k]
-                    and k != "db_dir")
+                    and k not in ("db_dir", "threads"))
     if differ:
         what = ", ".join(f"{k} {recorded[k]!r} there, {wanted[k]!r} now" for k in differ)
         raise PdbsearchError(f"{path}: recorded with other options ({what}); resume with "

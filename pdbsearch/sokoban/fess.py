@@ -360,6 +360,19 @@ class SokobanFessDomain(FessDomain):
         self._packing = None
         return True
 
+    def detach(self) -> bool:
+        """Share no mutable state with the puzzle's other engines, so that a
+        portfolio may run this search in a thread of its own: stop reading
+        the deadlock patterns that they learn (a store being written).  The
+        scratch is its own already; the perimeter table, written by one
+        thread, stays: a position becomes visible only after its key is
+        stored (:func:`.perimeter._store`), so a reader at worst misses one
+        being added, and every solution is replayed anyway."""
+        p = self.params
+        self.params = p._replace(base=p.base._replace(learning=0),
+                                 rank_base=p.rank_base._replace(learning=0))
+        return True
+
     def describe(self) -> dict:
         """The plan found."""
         return dict(self.plan_info)

@@ -128,11 +128,13 @@ def _store(per, parent, code, row, from_index, push):
         # At most half the slots in use hold keys: probes stay short.
         _double_slots(per)
         s = perimeter_slot(per, row)
+    # Everything about the position first, the slot that publishes it last:
+    # searches in other threads read the table while it grows.
     copy_key(per.keys[i], row)
-    per.slots[s] = i + 1
     per.depth[i] = 0 if from_index < 0 else per.depth[from_index] + 1
     parent[i] = from_index
     code[i] = push
+    per.slots[s] = i + 1
     per.counters[STORED] = i + 1
     return i
 

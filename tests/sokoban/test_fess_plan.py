@@ -89,3 +89,16 @@ def test_the_portfolio_stops_at_the_memory_limit():
     if result.status is Status.LIMIT:
         assert result.stop_reason == "memory"
     assert result.memory_bytes <= 8 << 20
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_portfolio_runs_fess_in_a_thread_of_its_own_when_it_may(threads):
+    # Two threads: the FESS engine detaches (its own scratch, no learned
+    # patterns read) into a helper thread; the others share the caller's.
+    puzzle = SokobanPuzzle(microban(5), "pushes", "matching")
+    result = solve(puzzle, "fess", limits=Limits(time_seconds=20, threads=threads))
+    assert result.status is Status.SOLVED
+    puzzle.check_solution([s.code for s in result.steps])
+    lanes = {label: m["lane"] for label, m in result.extra["fess"]["members"].items()}
+    assert lanes.pop("fess-only") == (1 if threads == 2 else 0)
+    assert set(lanes.values()) == {0}

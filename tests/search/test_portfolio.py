@@ -1,0 +1,149 @@
+"""The portfolio's lanes: with more than one thread, the members that can
+detach run in helper threads; the first member to end the search wins and
+stops the others; a helper's exception reaches the caller; limits and
+memory accounting still hold."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from pdbsearch.search.common import (EXHAUSTED, EXPANDED, GROW_NODES, N_FSTATS, N_STATS,
+                                     RUNNING, SOLVED)
+from pdbsearch.search.portfolio import Member, PortfolioSearch
+
+
+class FakeEngine:
+    """An engine that counts its chunks, notes the threads that ran them,
+    and ends with ``code`` after ``chunks`` of them (never, if None)."""
+
+    def __init__(self, chunks: int | None, code: int = SOLVED, detachable: bool = False,
+                 fail: bool = False, size: int = 1000, grow_to: int | None = None,
+                 wait_for: threading.Event | None = None):
+        self.chunks, self.code, self.detachable, self.fail = chunks, code, detachable, fail
+        self.wait_for = wait_for      #: run nothing before this is set
+        self.ran = threading.Event()  #: set by the first chunk
+        self.size, self.grow_to = size, grow_to
+        self.stats = np.zeros(N_STATS, dtype=np.int64)
+        self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
+        self.threads: set[int] = set()
+        self.detach_calls = 0
+
+    def detach(self) -> bool:
+        self.detach_calls += 1
+        return self.detachable
+
+    def run(self, budget: int) -> int:
+        if self.wait_for is not None:
+            assert self.wait_for.wait(10)
+        self.ran.set()
+        self.threads.add(threading.get_ident())
+        if self.fail:
+            raise RuntimeError("engine failure")
+        self.stats[EXPANDED] += 1
+        if self.grow_to is not None and self.size < self.grow_to:
+            return GROW_NODES
+        if self.chunks is not None and self.stats[EXPANDED] >= self.chunks:
+            return self.code
+        return RUNNING
+
+    def nbytes(self) -> int:
+        return self.size
+
+    def grow_nbytes(self, code: int) -> int:
+        return 2 * self.size
+
+    def grow(self, code: int) -> None:
+        self.size *= 2
+
+
+def run_until_end(portfolio: PortfolioSearch, rounds: int = 100_000) -> int:
+    """Drive the portfolio as the driver does (without limits); stop it."""
+    try:
+        for _ in range(rounds):
+            code = portfolio.run(64)
+            if code != RUNNING:
+                return code
+        return RUNNING
+    finally:
+        portfolio.stop()
+
+
+def portfolio(engines, threads: int, memory: int = 1 << 40) -> PortfolioSearch:
+    members = [Member(f"m{i}", e, 1.0 / len(engines)) for i, e in enumerate(engines)]
+    return PortfolioSearch(None, members, memory, "test", threads=threads)
+
+
+def test_one_thread_runs_every_member_in_the_callers_thread_and_detaches_none():
+    a, b = FakeEngine(None, detachable=True), FakeEngine(50)
+    p = portfolio([a, b], threads=1)
+    assert run_until_end(p) == SOLVED
+    assert p.winner.engine is b
+    assert a.detach_calls == 0
+    assert a.threads == b.threads == {threading.get_ident()}
+    assert [m.lane for m in p.members] == [0, 0]
+
+
+def test_a_detachable_member_runs_in_a_helper_thread_and_can_win():
+    shared = FakeEngine(None)
+    apart = FakeEngine(200, detachable=True, wait_for=shared.ran)
+    p = portfolio([shared, apart], threads=2)
+    assert [m.lane for m in p.members] == [0, 1]
+    assert run_until_end(p) == SOLVED
+    assert p.winner.engine is apart
+    assert shared.threads == {threading.get_ident()}
+    assert len(apart.threads) == 1 and threading.get_ident() not in apart.threads
+    report = p.report()
+    assert report["winner"] == "m1" and report["members"]["m1"]["lane"] == 1
+    # the figures count the helper's work once the lanes have stopped
+    assert p.stats[EXPANDED] == shared.stats[EXPANDED] + apart.stats[EXPANDED]
+
+
+def test_lanes_are_no_more_than_threads_and_the_rest_share_the_callers_thread():
+    engines = [FakeEngine(None, detachable=True) for _ in range(3)] + [FakeEngine(30)]
+    p = portfolio(engines, threads=2)
+    assert [m.lane for m in p.members] == [1, 0, 0, 0]
+    assert engines[1].detach_calls == 0        # no lane left for it: never asked
+    assert run_until_end(p) == SOLVED
+    assert p.winner.engine is engines[3]
+
+
+def test_the_callers_lane_win_stops_the_helpers():
+    forever, quick = FakeEngine(None, detachable=True), FakeEngine(5)
+    p = portfolio([forever, quick], threads=2)
+    assert run_until_end(p) == SOLVED
+    assert p.winner.engine is quick
+    assert not any(t.is_alive() for t in threading.enumerate() if t.name.startswith("test-"))
+
+
+def test_a_helper_that_exhausts_its_space_proves_the_puzzle_unsolvable():
+    shared, apart = FakeEngine(None), FakeEngine(20, code=EXHAUSTED, detachable=True)
+    assert run_until_end(portfolio([shared, apart], threads=2)) == EXHAUSTED
+
+
+def test_only_helpers_left_the_caller_waits_and_still_returns():
+    apart = FakeEngine(300, detachable=True)
+    p = portfolio([apart], threads=2)
+    assert p.lanes[0] == []
+    assert run_until_end(p) == SOLVED and p.winner.engine is apart
+
+
+def test_a_helpers_exception_is_raised_in_the_callers_thread():
+    shared, apart = FakeEngine(None), FakeEngine(None, detachable=True, fail=True)
+    p = portfolio([shared, apart], threads=2)
+    with pytest.raises(RuntimeError, match="engine failure"):
+        run_until_end(p)
+
+
+def test_growth_past_the_memory_limit_retires_the_member_in_any_lane():
+    # Each starts at 1000 bytes and asks to double up to 8000; together
+    # they may hold 6000, so both are retired in the end, and the
+    # portfolio asks for room it cannot have (the driver then stops).
+    shared = FakeEngine(None, grow_to=8000)
+    apart = FakeEngine(None, detachable=True, grow_to=8000)
+    p = portfolio([shared, apart], threads=2, memory=6000)
+    assert run_until_end(p) == GROW_NODES
+    assert all(m.retired for m in p.members)
+    assert shared.size + apart.size <= 6000
