@@ -147,3 +147,13 @@ def test_growth_past_the_memory_limit_retires_the_member_in_any_lane():
     assert run_until_end(p) == GROW_NODES
     assert all(m.retired for m in p.members)
     assert shared.size + apart.size <= 6000
+
+
+def test_a_levels_run_shares_the_cores_among_its_jobs(monkeypatch):
+    from pdbsearch.batch import levels
+    from pdbsearch.sokoban.collection import RunOptions
+    monkeypatch.setattr(levels, "usable_cores", lambda: 8)
+    assert levels.limits_of_one_level(RunOptions(), 1).threads is None   # the child's cores
+    assert levels.limits_of_one_level(RunOptions(), 3).threads == 2
+    assert levels.limits_of_one_level(RunOptions(), 16).threads == 1
+    assert levels.limits_of_one_level(RunOptions(threads=5), 2).threads == 5

@@ -45,3 +45,27 @@ def test_levels_with_fess(tmp_path, capsys):
             assert check_solution(levels[record["number"] - 1], record["lurd"])[0] == \
                 record["pushes"]
     assert code in (0, 3)
+
+
+@pytest.mark.parametrize("threads, fess_lane", [("1", 0), ("2", 1)])
+def test_solve_threads_option_reaches_the_portfolio(capsys, threads, fess_lane):
+    code = main(["solve", str(HOLLAND), "--level", "2", "--algo", "fess", "--heuristic",
+                 "matching", "--time-limit", "20", "--threads", threads, "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["status"] == "solved"
+    assert data["fess"]["members"]["fess-only"]["lane"] == fess_lane
+
+
+def test_levels_records_its_threads_per_level(tmp_path, capsys):
+    out = tmp_path / "run.json"
+    code = main(["levels", str(HOLLAND), "--first", "1", "--algo", "fess", "--heuristic",
+                 "matching", "--time-limit", "10", "--threads", "1", "--json", str(out),
+                 "--no-progress"])
+    capsys.readouterr()
+    assert code == 0
+    assert json.loads(out.read_text())["options"]["threads"] == 1
+
+
+def test_zero_threads_is_refused(capsys):
+    assert main(["solve", str(HOLLAND), "--algo", "fess", "--threads", "0"]) == 2
+    assert "--threads" in capsys.readouterr().err
