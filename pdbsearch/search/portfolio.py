@@ -67,8 +67,9 @@ class PortfolioSearch:
         self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
         self.winner: Member | None = None
         self._out_of_memory = False
-        # Growth decisions read every member's size: one at a time.
-        self._memory_lock = threading.Lock()
+        # Growth decisions (they read every member's size) and the outcome:
+        # one thread at a time.
+        self._lock = threading.Lock()
         self._outcome: tuple[int, Member] | None = None
         self._error: BaseException | None = None
         self._stop = threading.Event()
@@ -115,7 +116,7 @@ class PortfolioSearch:
                 member.budget //= 2
         if code in (RUNNING, SOLVED, EXHAUSTED):
             return code
-        with self._memory_lock:
+        with self._lock:
             # A member that reserves its arrays up front (the perimeter)
             # counts with all of them: it may yet fill them.
             others = sum(getattr(m.engine, "reserved_nbytes", m.engine.nbytes)()
@@ -128,7 +129,7 @@ class PortfolioSearch:
 
     def _finish_with(self, code: int, member: Member) -> None:
         """Record the first member to end the search; stop the lanes."""
-        with self._memory_lock:
+        with self._lock:
             if self._outcome is None:
                 self._outcome = (code, member)
         self._stop.set()
