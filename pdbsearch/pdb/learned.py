@@ -25,12 +25,13 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ..fences import release_fence
+
 _ONE = np.uint64(1)
 
 # Slots of ``info``.
 COUNT = 0         #: patterns stored
 FULL = 1          #: 1 once a pattern was refused for lack of room
-HITS = 2          #: states that matched a pattern
 N_INFO = 4
 
 #: Default number of pattern rows.
@@ -73,7 +74,8 @@ def _covers(row, key, mask):
 @nb.njit(cache=True, inline="always")
 def learned_match(store, key, piece_mask, player):
     """True when the state ``key`` (its piece bits are ``key & piece_mask``)
-    with player index ``player`` matches a learned pattern."""
+    with player index ``player`` matches a learned pattern.  It writes
+    nothing: searches in other threads may match at the same time."""
     if store.info[COUNT] == 0:
         return False
     pw = player >> 6
@@ -86,7 +88,6 @@ def learned_match(store, key, piece_mask, player):
             q = store.head[bit]
             while q >= 0:
                 if (store.region[q, pw] & pb) != 0 and _covers(store.bits[q], key, piece_mask):
-                    store.info[HITS] += 1
                     return True
                 q = store.next[q]
     return False
@@ -112,6 +113,9 @@ def learned_add(store, bits, region):
     for w in range(region.shape[0]):
         store.region[n, w] = region[w]
     store.next[n] = store.head[anchor]
+    # The row in full, then the chain head that publishes it: a search in
+    # another thread may be matching against the store (..fences).
+    release_fence()
     store.head[anchor] = n
     store.info[COUNT] = n + 1
     return n

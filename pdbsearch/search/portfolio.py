@@ -11,8 +11,9 @@ whose growth would pass the memory limit is retired and the others go on.
 
 **Threads.**  With ``threads`` > 1, a member whose engine can *detach*
 (``engine.detach()`` returns True: from then on it writes nothing another
-member reads, and reads nothing another member writes but what a domain
-declares safe, such as Sokoban's perimeter table) gets a *lane* of its
+member reads, and reads nothing another member writes but tables made to
+be read while one thread writes them, such as Sokoban's perimeter and
+learned patterns, :mod:`pdbsearch.fences`) gets a *lane* of its
 own: a helper thread that runs its chunks on another core, while the
 other members take turns in the caller's thread as above.  The engines'
 kernels release the GIL, so the lanes run side by side; shares then hold

@@ -361,16 +361,12 @@ class SokobanFessDomain(FessDomain):
         return True
 
     def detach(self) -> bool:
-        """Share no mutable state with the puzzle's other engines, so that a
-        portfolio may run this search in a thread of its own: stop reading
-        the deadlock patterns that they learn (a store being written).  The
-        scratch is its own already; the perimeter table, written by one
-        thread, stays: a position becomes visible only after its key is
-        stored (:func:`.perimeter._store`), so a reader at worst misses one
-        being added, and every solution is replayed anyway."""
-        p = self.params
-        self.params = p._replace(base=p.base._replace(learning=0),
-                                 rank_base=p.rank_base._replace(learning=0))
+        """True: a portfolio may run this search in a thread of its own.
+        Its scratch is its own; it writes nothing the other engines read,
+        and of what they write it reads only the perimeter and the learned
+        deadlock patterns, tables with one writer that publishes an entry
+        after writing it in full (:mod:`pdbsearch.fences`): a read at worst
+        misses an entry being added."""
         return True
 
     def describe(self) -> dict:

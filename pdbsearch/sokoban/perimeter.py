@@ -52,6 +52,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ..fences import release_fence
 from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
 from ..search.common import (EXHAUSTED, EXPANDED, GENERATED, GROW_NODES, N_FSTATS, N_STATS,
                              NODES, RUNNING, SOLVED)
@@ -129,11 +130,12 @@ def _store(per, parent, code, row, from_index, push):
         _double_slots(per)
         s = perimeter_slot(per, row)
     # Everything about the position first, the slot that publishes it last:
-    # searches in other threads read the table while it grows.
+    # searches in other threads read the table while it grows (fences).
     copy_key(per.keys[i], row)
     per.depth[i] = 0 if from_index < 0 else per.depth[from_index] + 1
     parent[i] = from_index
     code[i] = push
+    release_fence()
     per.slots[s] = i + 1
     per.counters[STORED] = i + 1
     return i

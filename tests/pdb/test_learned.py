@@ -30,6 +30,7 @@ def test_matches_equal_the_definition_on_random_patterns():
         assert learned_add(store, _words(bits, KEY_WORDS), _words(region, 2)) >= 0
         patterns.append((bits, region))
     assert stored_patterns(store) == patterns
+    before = [a.copy() for a in store]
     hits = 0
     for _ in range(2000):
         pieces = set(rng.choice(100, size=rng.integers(3, 25), replace=False).tolist())
@@ -38,6 +39,9 @@ def test_matches_equal_the_definition_on_random_patterns():
         assert learned_match(store, _words(pieces, KEY_WORDS), mask, player) == expected
         hits += expected
     assert hits > 50
+    # Matching writes nothing: a search in another thread may match while
+    # this one does (pdbsearch.fences).
+    assert all(np.array_equal(a, b) for a, b in zip(store, before))
 
 
 def test_a_full_store_refuses_and_says_so():

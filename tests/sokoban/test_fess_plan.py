@@ -93,8 +93,9 @@ def test_the_portfolio_stops_at_the_memory_limit():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_portfolio_runs_fess_in_a_thread_of_its_own_when_it_may(threads):
-    # Two threads: the FESS engine detaches (its own scratch, no learned
-    # patterns read) into a helper thread; the others share the caller's.
+    # Two threads: the FESS engine detaches (its own scratch; the tables it
+    # reads while others write them publish entries whole) into a helper
+    # thread; the others share the caller's.
     puzzle = SokobanPuzzle(microban(5), "pushes", "matching")
     result = solve(puzzle, "fess", limits=Limits(time_seconds=20, threads=threads))
     assert result.status is Status.SOLVED
