@@ -34,9 +34,10 @@ def add_parser(sub) -> None:
         description="Solve every level of a collection, each in its own process with "
                     f"its own limits: {DEFAULT_TIME_LIMIT:g} s of search a level unless "
                     "--time-limit says otherwise (a level still running 10 s past it is "
-                    "killed), and by default half the RAM shared by the --jobs running at "
-                    "once. A progress bar counts levels on stderr; a summary table follows. "
-                    "Ctrl-C stops the run and keeps what was solved.",
+                    "killed), and by default half the RAM and all the cores shared by "
+                    "the --jobs running at once. A progress bar counts levels on stderr; "
+                    "a summary table follows. Ctrl-C stops the run and keeps what was "
+                    "solved.",
         epilog="exit codes: 0 every level solved, 3 some level unfinished (limit, "
                "Ctrl-C or error), 4 some level proved unsolvable and none unfinished")
     p.add_argument("file", metavar="FILE", help="level collection (XSB, Push!! or seed 002)")
