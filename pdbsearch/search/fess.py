@@ -485,8 +485,11 @@ def _expand_node(params, x, p, keys, g, parent, slots, nodes, edges, cells, aren
                 copy_key(keys[y], buf.keys[i])
                 slots[s] = y
                 stats[NODES] += 1
-            parent[y] = x
-            g[y] = g[x] + buf.cost[i]
+                parent[y] = x
+                g[y] = g[x] + buf.cost[i]
+            # A goal stored before it became one (a domain's goal set may
+            # grow, as Sokoban's perimeter does) keeps its own way from the
+            # root: it may be an ancestor of x, and x its parent a cycle.
             return y
         s = find_slot(keys, slots, buf.keys[i])
         if slots[s] >= 0:

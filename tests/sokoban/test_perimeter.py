@@ -184,3 +184,45 @@ def test_a_small_memory_limit_fills_the_perimeter_and_retires_it():
     assert capacity <= (1 << 20) // 8 // bytes_per_position(puzzle.key_words) + 16
     assert _run_out(engine) == GROW_NODES    # full: the portfolio retires it
     assert puzzle.perimeter.stored() <= capacity
+
+
+def _acyclic_path(parent: np.ndarray, node: int) -> list[int]:
+    """The stored way from the root to ``node``; fails on a cycle instead
+    of looping for ever."""
+    path = [node]
+    while parent[node] >= 0:
+        node = int(parent[node])
+        assert node not in path, "the stored parents form a cycle"
+        path.append(node)
+    return path[::-1]
+
+
+#: Levels whose first expanded child has the start among its own children.
+MEETS_THE_START_AGAIN = (1, 2, 14, 21)
+
+
+@pytest.mark.parametrize("number", MEETS_THE_START_AGAIN)
+def test_fess_meets_a_position_it_stored_before_it_joined_the_perimeter(number):
+    """The perimeter grows while FESS runs (between its chunks, or in
+    another thread): a position FESS stored, even an ancestor of the one it
+    expands, may become a goal.  It must end the search by its own stored
+    way, not take the expanded node as its parent (a cycle: the solution
+    never came back; seen in a levels run as a killed child)."""
+    from pdbsearch.search.common import GOAL
+    from pdbsearch.search.fess import FessSearch
+    from pdbsearch.sokoban.perimeter import _store
+    puzzle, _ = _perimeter(microban(number))
+    fess = FessSearch(puzzle, Limits(memory_mb=MEMORY >> 20))
+    fess.load_kernels()
+    while not fess.prepared:
+        fess.run(1)
+    assert fess.run(1) == RUNNING          # the root expanded, the perimeter empty
+    # The start joins the perimeter (a stand-in: its way on is not stored,
+    # so only the engine's answer is checked here); on these levels the
+    # next expansion meets it again.
+    per = puzzle.perimeter
+    assert _store(per.table, per.parent, per.code, puzzle.initial_key(), -1, 0) == 0
+    code = fess.run(1)
+    assert code == SOLVED
+    assert int(fess.stats[GOAL]) == 0      # the start itself, met again
+    assert _acyclic_path(fess.store.parent, 0) == [0]
