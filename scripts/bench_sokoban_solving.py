@@ -122,13 +122,10 @@ def main(argv=None) -> int:
           f"numba {info['numba']}, numpy {info['numpy']}; load {info['load_average']}",
           file=sys.stderr)
     rules = Rules(learning={"auto": None, "on": True, "off": False}[args.learning])
-    if args.clock == "cpu":
-        options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
-                             rules=rules, time_limit=4 * args.time_limit, cpu_limit=args.time_limit,
-                             threads=args.threads)
-    else:
-        options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
-                             rules=rules, time_limit=args.time_limit, threads=args.threads)
+    cpu = args.clock == "cpu"   # a CPU limit, with 4x that of wall clock as a backstop
+    options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
+                         rules=rules, time_limit=(4 if cpu else 1) * args.time_limit,
+                         cpu_limit=args.time_limit if cpu else None, threads=args.threads)
     report = {"machine": info, "options": options.describe(), "sets": {}}
     lines = []
     interrupted = False
