@@ -58,9 +58,10 @@ def detect_domain(text: str) -> str:
     """The domain a puzzle text is closest to, read from the whole text
     (one regular-expression scan per clue, so a long file costs little).
 
-    A Hakoiri board declares its exit (``exit: ...``); a text with XSB rows
-    (``#`` walls among XSB characters), a Push!! header or seed 002 rows is
-    Sokoban; a text whose rows are all piece letters (``BAAC``) is a Hakoiri
+    A Hakoiri board declares its exit (``exit: ...``); a text with
+    run-length encoded XSB rows (``5#|#@$.#``) and a box or the player among
+    them is Sokoban; a text with XSB rows (``#`` walls among XSB
+    characters), a Push!! header or seed 002 rows is Sokoban; a text whose rows are all piece letters (``BAAC``) is a Hakoiri
     board that forgot its exit, so that the error it gets is the one that
     helps (no exit declared); a text whose lines are all whole numbers is a
     sliding-tile board or collection, unless it reads as a Push!! map (its
@@ -69,6 +70,8 @@ def detect_domain(text: str) -> str:
     """
     if _EXIT_LINE.search(text):
         return "hakoiri"
+    if _RUN_LENGTH_ROW.search(text) and _PIECES_ROW.search(text):
+        return "sokoban"
     if _is_number_grid(text):
         return "fifteen"
     from .sokoban.formats import detect_format
@@ -81,7 +84,15 @@ def detect_domain(text: str) -> str:
 
 _EXIT_LINE = re.compile(r"^[ \t]*exit[ \t]*:", re.M | re.I)
 #: an XSB board row: '#' walls and XSB characters only
-_XSB_ROW = re.compile(r"^[ \t]*[-_#$.*@+ ]*#[-_#$.*@+ ]*$", re.M)
+_XSB_ROW = re.compile(r"^[ \t]*[-_#$.*@+pPbB ]*#[-_#$.*@+pPbB ]*$", re.M)
+#: a run-length encoded XSB row (``5#``, ``#@2$.#|5#``): a count before a
+#: board character, '#' in it ('#' also starts a sliding-tile comment, so
+#: ``5#`` alone could be the number 5: see the next clue)
+_RUN_LENGTH_ROW = re.compile(r"^[ \t]*(?=[^\n]*[0-9][-_#$.*@+pPbB])[-_#$.*@+pPbB |0-9]*#"
+                             r"[-_#$.*@+pPbB |0-9]*$", re.M)
+#: an XSB row, plain or run-length, with a box or the player in it
+_PIECES_ROW = re.compile(r"^[ \t]*(?=[^\n]*[$*@+pPbB])[-_#$.*@+pPbB |0-9]*#"
+                         r"[-_#$.*@+pPbB |0-9]*$", re.M)
 #: a row of Hakoiri pieces: letters, digits and the piece symbols, '.' empty
 _PIECE_ROW = re.compile(r"^[ \t]*(?=[^\n]*[A-Za-z0-9])[A-Za-z0-9@$%&*+=?!<>^~.]{2,}[ \t]*$", re.M)
 

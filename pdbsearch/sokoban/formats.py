@@ -3,8 +3,12 @@
 Three text formats are read:
 
 * **XSB** (the standard): ``#`` wall, `` ``/``-``/``_`` floor, ``$`` box,
-  ``.`` goal, ``*`` box on goal, ``@`` player, ``+`` player on goal.  A file
-  may hold one level or a collection (see :func:`parse_xsb_collection`).
+  ``.`` goal, ``*`` box on goal, ``@`` player, ``+`` player on goal; the
+  letters ``b`` (box), ``B`` (box on goal), ``p`` (player) and ``P``
+  (player on goal) are accepted too, and so is run-length encoding (a count
+  before a character repeats it, ``|`` ends a row: ``5#|#@$.#|5#``), as
+  the level format of the Sokoban wiki (sokobano.de) allows.  A file may
+  hold one level or a collection (see :func:`parse_xsb_collection`).
 * **Push!!** (ICPC, one box, see :func:`parse_push`): ``w h`` then ``h``
   rows of ``w`` integers, ``0 0`` at the end.
 * **seed 002** (a magazine article's C string): ``*`` wall, ``.`` floor,
@@ -34,6 +38,7 @@ _WALL, _GOAL, _BOX, _PLAYER = 1, 2, 4, 8
 _XSB_LEGEND: dict[str, int] = {
     "#": _WALL, " ": 0, "-": 0, "_": 0, "$": _BOX, ".": _GOAL,
     "*": _BOX | _GOAL, "@": _PLAYER, "+": _PLAYER | _GOAL,
+    "b": _BOX, "B": _BOX | _GOAL, "p": _PLAYER, "P": _PLAYER | _GOAL,
 }
 _SEED002_LEGEND: dict[str, int] = {
     "*": _WALL, ".": 0, " ": 0, "%": _GOAL, "o": _BOX, "G": _BOX | _GOAL,
@@ -68,6 +73,11 @@ def parse_xsb_collection(text: str, source: str = "<string>") -> list[Level]:
       without any ``#`` are ignored;
     * a line containing ``#`` is a board row: every character must belong to
       the XSB legend, otherwise the error names its line and column;
+    * a board row may be run-length encoded: digits give the count of the
+      character after them, ``|`` ends a row (so one line may hold several
+      rows, or a whole level); an error in such a line names its column,
+      and an error about a cell of the level names the line and the column
+      in the decoded row;
     * rows may be ragged: short rows are padded with outside cells.
 
     Raises :class:`PuzzleFormatError` if the text holds no level or any
@@ -125,8 +135,12 @@ def _grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name
                 current = _Block()
                 blocks.append(current)
                 current.title, pending_title = pending_title, None
-            _check_row(line, number, legend, source, name)
-            current.rows.append((number, line))
+            decoded = _run_length_rows(line, number, source) if legend is _XSB_LEGEND else None
+            if decoded is None:
+                _check_row(line, number, legend, source, name)
+                current.rows.append((number, line))
+            else:
+                current.rows.extend((number, row) for row in decoded)
             continue
         if current is not None:
             previous, current = current, None
@@ -176,6 +190,53 @@ def _check_row(line: str, number: int, legend: dict[str, int], source: str,
                 column=col)
 
 
+def _run_length_rows(line: str, number: int, source: str) -> list[str] | None:
+    """The rows of a run-length encoded XSB line (``3#|#@$.#``: a count
+    repeats the character after it, ``|`` ends a row), or None for a plain
+    row (no digit, no ``|``).  Raises :class:`PuzzleFormatError` at the
+    column of a character outside the legend, of a count with no character
+    after it, or of a count longer than a row may be."""
+    if "|" not in line and not any(ch.isdigit() for ch in line):
+        return None
+    rows: list[str] = []
+    row: list[str] = []
+    count, count_col = "", 0
+    for col, ch in enumerate(line, start=1):
+        if ch.isascii() and ch.isdigit():
+            if not count:
+                count_col = col
+            count += ch
+            continue
+        if ch != "|" and ch not in _XSB_LEGEND:
+            known = " ".join(repr(k) for k in _XSB_LEGEND)
+            raise PuzzleFormatError(
+                f"unknown character {ch!r} in a run-length encoded XSB row (the legend "
+                f"is {known}, with counts and '|' between rows)", source=source,
+                line=number, column=col)
+        if ch == "|":
+            if count:
+                raise PuzzleFormatError(
+                    f"the count {count} is not followed by a board character",
+                    source=source, line=number, column=count_col)
+            rows.append("".join(row))
+            row = []
+            continue
+        # A long count is refused before int() reads it (Python caps that at
+        # 4300 digits), and quoted short.
+        if len(count) > len(str(MAX_SIDE)) or (count and int(count) > MAX_SIDE):
+            shown = count if len(count) <= 6 else f"{count[:6]}... ({len(count)} digits)"
+            raise PuzzleFormatError(
+                f"a run of {shown} cells is longer than a row may be ({MAX_SIDE})",
+                source=source, line=number, column=count_col)
+        row.append(ch * (int(count) if count else 1))
+        count = ""
+    if count:
+        raise PuzzleFormatError(f"the count {count} is not followed by a board character",
+                                source=source, line=number, column=count_col)
+    rows.append("".join(row))
+    return [r.rstrip() for r in rows]
+
+
 def _grid_level(block: _Block, legend: dict[str, int], source: str) -> Level:
     first_line = block.rows[0][0]
     height = len(block.rows)
@@ -204,7 +265,7 @@ def _grid_level(block: _Block, legend: dict[str, int], source: str) -> Level:
 
     def locate(cell: int) -> tuple[int, int]:
         r, c = divmod(cell, width)
-        return first_line + r, c + 1
+        return block.rows[r][0], c + 1   # a run-length line holds several rows
 
     return Level.from_parts(walls, goals, boxes, players, block.title,
                             source=source, line=first_line, locate=locate)
@@ -503,6 +564,8 @@ class _LazyGrid:
             text = text.replace("\r\n", "\n")
         if any(ch in text for ch in _SLOW_CHARS):   # str.find: much quicker than a regex
             return None
+        if fmt == "xsb" and _RUN_LENGTH_HINT.search(text):
+            return None   # the scan reads plain rows only
         return cls(text, source, fmt)
 
     def line_of(self, pos: int) -> int:
@@ -583,6 +646,10 @@ class _LazyGrid:
 
 
 _BLANK_LINE = re.compile(r"\n[ \t]*(?:\n|\Z)")
+#: A content line that may be run-length encoded: a count before a board
+#: character, or a ``|`` (free text such as "Level 12 by X" may match: it
+#: only sends the text to the full parse).
+_RUN_LENGTH_HINT = re.compile(_CONTENT + r"[^\n]*(?:[0-9][-_#$.*@+ pPbB]|\|)", re.M)
 
 
 def _levels(count: int) -> str:

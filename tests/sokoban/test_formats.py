@@ -352,6 +352,76 @@ def test_xsb_round_trip_property(level):
     assert parse_xsb_collection(format_xsb(level)) == [level]
 
 
+# -- the Sokoban wiki's variants: letters and run-length encoding ---------------
+
+_LETTERS = str.maketrans({"$": "b", "*": "B", "@": "p", "+": "P"})
+
+
+def run_length(row: str) -> str:
+    """An independent encoder: each run of two or more equal characters as
+    its count and the character (the wiki's run-length encoding)."""
+    out, i = [], 0
+    while i < len(row):
+        j = i
+        while j < len(row) and row[j] == row[i]:
+            j += 1
+        out.append((str(j - i) if j - i > 1 else "") + row[i])
+        i = j
+    return "".join(out)
+
+
+def _board_rows(level: Level) -> list[str]:
+    return [line for line in format_xsb(level, title=False).splitlines()]
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_levels(), st.booleans(), st.booleans())
+def test_letters_and_run_length_property(level, one_line, letters):
+    """A level written with the letters (b B p P) and/or run-length encoded,
+    its rows on lines of their own or joined by '|', reads back equal."""
+    rows = [run_length(r) for r in _board_rows(level)]
+    if letters:
+        rows = [r.translate(_LETTERS) for r in rows]
+    text = "|".join(rows) + "\n" if one_line else "\n".join(rows) + "\n"
+    parsed = parse_xsb_collection(text)
+    assert [dataclasses.replace(lv, title=level.title) for lv in parsed] == [level]
+    assert detect_format(text) == "xsb"
+
+
+def test_run_length_collection_by_number_and_title():
+    """A collection mixing plain and encoded levels: reading one level (the
+    quick scan's path) agrees with the whole parse."""
+    from pdbsearch.domains import detect_domain
+    from pdbsearch.sokoban.formats import read_level
+    plain = parse_xsb_collection(ROOM)[0]
+    encoded = "|".join(run_length(r) for r in _board_rows(plain))
+    text = f"; 1\n{ROOM}\nTitle: second\n{encoded}\n\n; 3\n{ROOM.translate(_LETTERS)}"
+    levels = parse_xsb_collection(text)
+    assert len(levels) == 3 and levels[1].title == "second"
+    assert all(dataclasses.replace(lv, title=None) == plain for lv in levels)
+    for n in (1, 2, 3):
+        assert read_level(text, "x", n) == levels[n - 1]
+    assert read_level(text, "x", "second") == levels[1]
+    # '5#' alone is also a sliding-tile number with a '#' comment: the
+    # encoded rows with the player or a box in them decide.
+    assert detect_domain(encoded) == "sokoban"
+    assert detect_domain("\n".join(run_length(r) for r in _board_rows(plain))) == "sokoban"
+
+
+@pytest.mark.parametrize("text, line, column, message", [
+    pytest.param("7#|#@2 $.#|99#\n", 1, 12, "a run of 99 cells", id="run-too-long"),
+    pytest.param("7#|#@2 $.#|" + "9" * 5000 + "#\n", 1, 12, "cells is longer", id="huge-count"),
+    pytest.param("7#|#@2 $.#|7\n", 1, 12, "count 7 is not followed", id="count-at-end"),
+    pytest.param("7#\n#@2|$.#\n7#\n", 2, 3, "count 2 is not followed", id="count-before-bar"),
+    pytest.param("7#\n#@2x$.#\n7#\n", 2, 4, "unknown character 'x'", id="unknown-in-run"),
+    pytest.param("7#|#@2 $.#|#6 |7#\n", 1, 2, "edge at line 1, column 7", id="cell-error-decoded-column"),
+])
+def test_run_length_errors(text, line, column, message):
+    err = parse_error(text)
+    assert message in err.message
+    assert (err.line, err.column) == (line, column)
+
+
 # -- Push!! -------------------------------------------------------------------
 
 

@@ -108,8 +108,25 @@ def test_level_by_title_and_unsolvable_exit_code(capsys, tmp_path):
     assert code == 0 and out.strip() == "2"
 
 
+def test_run_length_file_is_told_from_its_text_and_solved(capsys, tmp_path):
+    """A level in the Sokoban wiki's run-length form, with its letters: the
+    file is recognised as Sokoban (not sliding tiles: ``5#`` also reads as
+    a number and a comment), and its level 2 is solved as the plain one."""
+    path = tmp_path / "rle.txt"
+    path.write_text("; 1\n5#|#p$.#|5#\n\n; 2\n7#\n#p4-#\n#-b-.-#\n7#\n")
+    code, out, _ = run(capsys, "solve", str(path), "--level", "2", "--json")
+    assert code == 0
+    data = json.loads(out)
+    plain = load_levels(path)[1]
+    assert plain.boxes == {16} and plain.goals == {18} and plain.player == 8
+    assert check_solution(plain, data["lurd"]) == (data["pushes"], data["steps"])
+    assert data["pushes"] == bfs_min_pushes(plain) and data["optimal"]
+
+
 @pytest.mark.parametrize("text, line", [
     ("#####\n#@$.#\n#X  #\n#####\n", 3),          # unknown character
+    ("5#|#@$.#|5x\n", 1),                          # unknown character, encoded
+    ("7#\n#@$.2\n7#\n", 2),                       # a count with nothing after it
     ("#####\n#@$ #\n#   #\n#####\n", 1),          # one box, no goal
     ("#####\n#@$.#\n# @ #\n#####\n", 3),          # two players
 ])
