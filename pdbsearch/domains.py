@@ -61,8 +61,9 @@ def detect_domain(text: str) -> str:
     A Hakoiri board declares its exit (``exit: ...``); a text with
     run-length encoded XSB rows (``5#|#@$.#``) and a box or the player among
     them is Sokoban; a text with XSB rows (``#`` walls among XSB
-    characters), a Push!! header or seed 002 rows is Sokoban; a text whose rows are all piece letters (``BAAC``) is a Hakoiri
-    board that forgot its exit, so that the error it gets is the one that
+    characters), a Push!! header or seed 002 rows is Sokoban; a text whose
+    rows are all piece letters (``BAAC``) is a Hakoiri board that forgot
+    its exit, so that the error it gets is the one that
     helps (no exit declared); a text whose lines are all whole numbers is a
     sliding-tile board or collection, unless it reads as a Push!! map (its
     first line two numbers, and its numbers not all different); anything
