@@ -84,16 +84,17 @@ def detect_domain(text: str) -> str:
 
 
 _EXIT_LINE = re.compile(r"^[ \t]*exit[ \t]*:", re.M | re.I)
+#: the characters of XSB rows (with the Sokoban wiki's letters), as a regex class body
+_XSB = r"-_#$.*@+pPbB"
 #: an XSB board row: '#' walls and XSB characters only
-_XSB_ROW = re.compile(r"^[ \t]*[-_#$.*@+pPbB ]*#[-_#$.*@+pPbB ]*$", re.M)
+_XSB_ROW = re.compile(rf"^[ \t]*[{_XSB} ]*#[{_XSB} ]*$", re.M)
 #: a run-length encoded XSB row (``5#``, ``#@2$.#|5#``): a count before a
 #: board character, '#' in it ('#' also starts a sliding-tile comment, so
 #: ``5#`` alone could be the number 5: see the next clue)
-_RUN_LENGTH_ROW = re.compile(r"^[ \t]*(?=[^\n]*[0-9][-_#$.*@+pPbB])[-_#$.*@+pPbB |0-9]*#"
-                             r"[-_#$.*@+pPbB |0-9]*$", re.M)
+_RUN_LENGTH_ROW = re.compile(rf"^[ \t]*(?=[^\n]*[0-9][{_XSB}])[{_XSB} |0-9]*#[{_XSB} |0-9]*$",
+                             re.M)
 #: an XSB row, plain or run-length, with a box or the player in it
-_PIECES_ROW = re.compile(r"^[ \t]*(?=[^\n]*[$*@+pPbB])[-_#$.*@+pPbB |0-9]*#"
-                         r"[-_#$.*@+pPbB |0-9]*$", re.M)
+_PIECES_ROW = re.compile(rf"^[ \t]*(?=[^\n]*[$*@+pPbB])[{_XSB} |0-9]*#[{_XSB} |0-9]*$", re.M)
 #: a row of Hakoiri pieces: letters, digits and the piece symbols, '.' empty
 _PIECE_ROW = re.compile(r"^[ \t]*(?=[^\n]*[A-Za-z0-9])[A-Za-z0-9@$%&*+=?!<>^~.]{2,}[ \t]*$", re.M)
 

@@ -15,6 +15,22 @@ import numpy as np
 
 from ..puzzle import KERNEL_JIT_OPTIONS, kernel_expand, kernel_heuristic, kernel_is_goal
 
+#: Most expansions a chunk may be given.
+MAX_BUDGET = 1 << 24
+
+
+def next_budget(budget: int, spent: float, target: float) -> int:
+    """The budget of an engine's next chunk, so that chunks take about
+    ``target`` seconds: ``budget`` took ``spent`` seconds this time."""
+    if spent < target / 16:
+        return min(budget * 8, MAX_BUDGET)
+    if spent < target / 2:
+        return min(budget * 2, MAX_BUDGET)
+    if spent > target * 2 and budget > 1:
+        return budget // 2
+    return budget
+
+
 # Return codes of a chunk.
 RUNNING = 0       #: budget used up, call again
 SOLVED = 1        #: a goal was found

@@ -18,7 +18,7 @@ from ..interrupts import sigint_handler, take_interrupt_note
 from ..machine import resident_bytes
 from ..puzzle import Puzzle
 from .common import (EXHAUSTED, EXPANDED, F_BOUND, F_LAST, GENERATED, NODES,
-                     RUNNING, SOLVED, expand_into, move_between,
+                     RUNNING, SOLVED, expand_into, move_between, next_budget,
                      successor_buffers)
 from .result import Limits, SearchResult, Status
 
@@ -112,15 +112,8 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
                 t_chunk = time.perf_counter()
                 code = engine.run(chunk_budget)
                 now = time.perf_counter()
-                # Aim each chunk at CHUNK_SECONDS of work.
-                spent = now - t_chunk
                 if code == RUNNING:
-                    if spent < CHUNK_SECONDS / 16:
-                        budget = min(budget * 8, 1 << 24)
-                    elif spent < CHUNK_SECONDS / 2:
-                        budget = min(budget * 2, 1 << 24)
-                    elif spent > CHUNK_SECONDS * 2 and budget > 1:
-                        budget //= 2
+                    budget = next_budget(budget, now - t_chunk, CHUNK_SECONDS)
                 bar.update(now - start, engine)
                 if code in (SOLVED, EXHAUSTED):
                     break

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .common import (EXHAUSTED, EXPANDED, F_LAST, GENERATED, GROW_NODES, NODES, N_FSTATS,
-                     N_STATS, OPEN, PRUNED, RUNNING, SOLVED, move_between)
+                     N_STATS, OPEN, PRUNED, RUNNING, SOLVED, move_between, next_budget)
 
 #: Target seconds of one member's chunk.
 CHUNK_SECONDS = 0.05
@@ -109,12 +109,7 @@ class PortfolioSearch:
         # Shares are of CPU time: steady when other work shares the machine.
         member.seconds += time.thread_time() - c0
         if code == RUNNING:
-            if spent < CHUNK_SECONDS / 16:
-                member.budget = min(member.budget * 8, 1 << 24)
-            elif spent < CHUNK_SECONDS / 2:
-                member.budget = min(member.budget * 2, 1 << 24)
-            elif spent > CHUNK_SECONDS * 2 and member.budget > 1:
-                member.budget //= 2
+            member.budget = next_budget(member.budget, spent, CHUNK_SECONDS)
         if code in (RUNNING, SOLVED, EXHAUSTED):
             return code
         with self._lock:
