@@ -10,11 +10,15 @@ All are small integers, *smaller is better* (the engine's convention):
 * ``rooms``: the room links obstructed by boxes (room connectivity,
   :mod:`.rooms`);
 * ``out_of_plan``: the boxes inside the area that the next packing steps
-  will seal off (the OOP zone of the plan's current step, :mod:`.plan`).
+  will seal off (the OOP zone of the plan's current step, :mod:`.plan`);
+* ``hotspots``: the boxes standing in another box's way to its goals
+  (:mod:`.hotspots`).
 
-The *rank* packs them, in that order, above a distance tie-break (the sum
-of each box's push distance to its nearest goal), so that comparing ranks
-compares positions as Festival's ``is_better_score`` does.
+The first four name the cell of feature space; hotspots only rank (as in
+Festival, where they feed an advisor, not the cell).  The *rank* packs the
+five, in that order, above a distance tie-break (the sum of each box's
+push distance to its nearest goal, or the lower bound), so that comparing
+ranks compares positions as Festival's ``is_better_score`` does.
 """
 
 from __future__ import annotations
@@ -24,14 +28,17 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-#: Number of features and how many of them name a cell (all four).
-N_FEATURES = 4
-UNPACKED, CONNECTIVITY, ROOMS, OUT_OF_PLAN = 0, 1, 2, 3
+#: Number of features, and how many of them (the first) name a cell.
+N_FEATURES = 5
+N_CELL_FEATURES = 4
+UNPACKED, CONNECTIVITY, ROOMS, OUT_OF_PLAN, HOTSPOTS = 0, 1, 2, 3, 4
 
-# Bit fields of the rank (58 bits in all, below the engine's 62).
-_DIST_BITS = 26
+# Bit fields of the rank (62 bits in all: the engine's ranks are below 2**62).
+_DIST_BITS = 24
 _FIELD_BITS = 8
 _FIELD_MAX = (1 << _FIELD_BITS) - 1
+_HOT_BITS = 6
+_HOT_MAX = (1 << _HOT_BITS) - 1
 #: Largest distance tie-break a rank holds (larger ones are clamped to it).
 DIST_MAX = (1 << _DIST_BITS) - 1
 
@@ -114,10 +121,11 @@ def out_of_plan(zone, packed, boxes, n, moved_from, moved_to):
 
 
 @nb.njit(cache=True, inline="always")
-def pack_rank(unpacked, connectivity, rooms, oop, dist):
+def pack_rank(unpacked, connectivity, rooms, oop, hotspots, dist):
     """The rank of a position from its features and distance tie-break."""
     r = np.int64(min(unpacked, _FIELD_MAX))
     r = (r << _FIELD_BITS) | min(connectivity, _FIELD_MAX)
     r = (r << _FIELD_BITS) | min(rooms, _FIELD_MAX)
     r = (r << _FIELD_BITS) | min(oop, _FIELD_MAX)
+    r = (r << _HOT_BITS) | min(hotspots, _HOT_MAX)
     return (r << _DIST_BITS) | min(dist, DIST_MAX)

@@ -7,8 +7,9 @@
   databases when it uses them), which proves a position dead when the
   boxes cannot all be matched to goals.
 * **Features** (:mod:`.features`): unpacked boxes, player regions,
-  obstructed room links (:mod:`.rooms`), out-of-plan boxes; all four name
-  the cell.
+  obstructed room links (:mod:`.rooms`), out-of-plan boxes, which name the
+  cell, and hotspots (:mod:`.hotspots`), which only rank, and whose
+  feature advisor is Festival's hotspot advisor.
 * **A child's descriptor**: ``from_bit << 40 | to_bit << 20 | player
   index`` (key bits of the box's old and new cell, the normalised player).
 * **Replay**: :func:`.macros.macro_path` turns an edge into pushes.
@@ -18,6 +19,7 @@ FESS solves for pushes (walking is free); the moves metric is refused.
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 import numba as nb
@@ -31,8 +33,11 @@ from .deadlocks import (DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock,
                         sealed_goal_deadlock)
 from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, push_distances,
                        pushable_sides, walk_distances)
-from .features import (CONNECTIVITY, N_FEATURES, OUT_OF_PLAN, ROOMS, UNPACKED, FeatureWork,
-                       components, feature_work, out_of_plan, pack_rank, packed_count)
+from .features import (CONNECTIVITY, HOTSPOTS, N_CELL_FEATURES, N_FEATURES, OUT_OF_PLAN, ROOMS,
+                       UNPACKED, FeatureWork, components, feature_work, out_of_plan, pack_rank,
+                       packed_count)
+from .hotspots import (HotspotBuilder, HotspotTables, child_hotspots, hotspot_tables,
+                       position_hotspots)
 from .kernels import (AREA, FROZEN, LABEL, SEEN, SokobanParams, decode_boxes, in_perimeter, player_of,
                       work_arrays)
 from .macros import MacroWork, box_macros, macro_path, macro_work
@@ -51,6 +56,10 @@ TRIPLE_BOXES = 12
 #: Share of the time limit the packing-order search may use, and its cap.
 PACKING_SHARE = 0.2
 PACKING_SECONDS = 5.0
+#: Share of the time limit the hotspot table may take, and its cap (a level
+#: whose table takes longer keeps the feature at 0, as Festival does).
+HOTSPOT_SHARE = 0.1
+HOTSPOT_SECONDS = 3.0
 
 
 class SokobanFessParams(NamedTuple):
@@ -64,6 +73,7 @@ class SokobanFessParams(NamedTuple):
     mw: MacroWork
     fw: FeatureWork
     rooms: RoomTables
+    hot: HotspotTables
 
 
 @nb.njit(cache=True, inline="always")
@@ -179,15 +189,17 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     packed = packed_count(plan.order, plan.naive, occ, on_goals)
     oop = out_of_plan(plan.zone, packed, boxes, n, -1, -1)
     rooms = obstructed_links(fp.rooms, boxes, n)
+    hot = position_hotspots(fp.hot, p.player_index, boxes, n)
     if fp.h_rank != 0:
         dist = heuristic(fp.rank_base, key)
         if dist >= DEAD:
             dist = 1 << 30
-    self_info[0] = pack_rank(n - packed, conn, rooms, oop, dist)
+    self_info[0] = pack_rank(n - packed, conn, rooms, oop, hot, dist)
     self_info[1 + UNPACKED] = n - packed
     self_info[1 + CONNECTIVITY] = conn
     self_info[1 + ROOMS] = rooms
     self_info[1 + OUT_OF_PLAN] = oop
+    self_info[1 + HOTSPOTS] = hot
     self_info[1 + N_FEATURES] = dist
     # The player's area, and the PI-corral rule.
     w.counters[AREA] += 1
@@ -255,12 +267,14 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 out_desc[m] = desc
                 out_cost[m] = mw.depth[st]
                 c_rooms = obstructed_after_move(fp.rooms, rooms, s, c)
+                c_hot = child_hotspots(fp.hot, p.player_index, boxes, n, s, c)
                 out_feat[m, UNPACKED] = n - c_packed
                 out_feat[m, CONNECTIVITY] = c_conn
                 out_feat[m, ROOMS] = c_rooms
                 out_feat[m, OUT_OF_PLAN] = c_oop
+                out_feat[m, HOTSPOTS] = c_hot
                 out_feat[m, N_FEATURES] = min(c_dist, 1 << 30)
-                out_rank[m] = pack_rank(n - c_packed, c_conn, c_rooms, c_oop, c_dist)
+                out_rank[m] = pack_rank(n - c_packed, c_conn, c_rooms, c_oop, c_hot, c_dist)
                 # A perimeter position (:mod:`.perimeter`) is as good as solved.
                 out_flags[m] = GOAL_CHILD if c_goals == n or in_perimeter(p, out_keys[m]) else 0
                 if adv.on != 0:
@@ -294,10 +308,10 @@ class SokobanFessDomain(FessDomain):
     """The Python half of Sokoban's FESS support (see the module doc)."""
 
     n_features = N_FEATURES + 1
-    cell_features = N_FEATURES
+    cell_features = N_CELL_FEATURES
 
     def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True,
-                 use_rooms: bool = True):
+                 use_rooms: bool = True, use_hotspots: bool = True):
         puzzle.check_algorithm("fess-only")
         self.puzzle = puzzle
         self.limits = limits
@@ -324,7 +338,8 @@ class SokobanFessDomain(FessDomain):
         self.params = SokobanFessParams(base, int(h_rank), rank_base,
                                         naive_plan(len(level.goals), n_grid), adv,
                                         macro_work(n_grid), feature_work(n_grid),
-                                        room_tables(level, n_grid, use_rooms))
+                                        room_tables(level, n_grid, use_rooms),
+                                        hotspot_tables(n_region, len(level.boxes)))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
         self.plan_info: dict = {"plan": "naive"}
@@ -334,13 +349,37 @@ class SokobanFessDomain(FessDomain):
                 limits is not None and limits.time_seconds is not None) else PACKING_SECONDS
             memory = (limits.memory_bytes() if limits is not None else 1 << 31) // 4
             self._packing = PackingSearch(puzzle, min(budget, PACKING_SECONDS), memory)
+        self._hotspots = HotspotBuilder(base) if use_hotspots else None
+        self._hotspot_budget = min(HOTSPOT_SECONDS, HOTSPOT_SHARE * limits.time_seconds) if (
+            limits is not None and limits.time_seconds is not None) else HOTSPOT_SECONDS
+        self._hotspot_spent = 0.0
+        self._hotspot_state = "building" if use_hotspots else "off"
 
     def prepare(self, seconds: float) -> bool:
-        """The packing-order search, in slices; then the plan and its zones."""
-        if self._packing is None:
+        """The packing-order search, in slices, then the plan and its zones;
+        then the hotspot table, in slices."""
+        if self._packing is not None:
+            if not self._packing.step(seconds):
+                return False
+            self._set_plan()
+            return self._hotspots is None
+        if self._hotspots is None:
             return True
-        if not self._packing.step(seconds):
+        t0 = time.perf_counter()
+        done = self._hotspots.step(min(seconds, self._hotspot_budget - self._hotspot_spent))
+        self._hotspot_spent += time.perf_counter() - t0
+        if done:
+            self.params = self.params._replace(hot=self._hotspots.tables)
+            self._hotspot_state = f"on ({self._hotspot_spent:.3f} s)"
+        elif self._hotspot_spent < self._hotspot_budget:
             return False
+        else:
+            self._hotspot_state = "skipped (the table took too long)"
+        self._hotspots = None
+        return True
+
+    def _set_plan(self) -> None:
+        """The plan (and its OOP zones) from the finished packing search."""
         order, removed = self._packing.order()
         self.plan_info = {"plan": "naive", **self._packing.describe(),
                           "packing_removed": removed}
@@ -358,7 +397,6 @@ class SokobanFessDomain(FessDomain):
             self.params = self.params._replace(plan=PlanParams(0, order, zone), adv=adv)
             self.plan_info["plan"] = "packing order"
         self._packing = None
-        return True
 
     def detach(self) -> bool:
         """True: a portfolio may run this search in a thread of its own.
@@ -370,14 +408,16 @@ class SokobanFessDomain(FessDomain):
         return True
 
     def describe(self) -> dict:
-        """The plan found."""
-        return dict(self.plan_info)
+        """The plan found, and whether the hotspot feature is on."""
+        return {**self.plan_info, "hotspots": self._hotspot_state}
 
     def load_kernels(self) -> None:
         """Compile (or load) the replay and preparation kernels."""
         mw = self._replay_work
         macro_path(0, 0, 0, 0, self._occ, self._occ, self._occ,
                    self.params.base.deltas, mw, np.zeros(1, np.int32))
+        if self._hotspots is not None:
+            self._hotspots.load_kernels()
         if self._packing is not None:
             self._packing.load_kernels()
             p = self.params.base

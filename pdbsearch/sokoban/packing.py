@@ -142,7 +142,7 @@ def _emit(pp, key, desc, n_boxes, conn, on_goals, dist, cost, m, out_keys, out_d
     out_feat[m, 0] = n_boxes
     out_feat[m, 1] = conn
     out_feat[m, 2] = on_goals
-    out_rank[m] = pack_rank(n_boxes, conn, 0, on_goals, DIST_MAX - min(dist, DIST_MAX))
+    out_rank[m] = pack_rank(n_boxes, conn, 0, on_goals, 0, DIST_MAX - min(dist, DIST_MAX))
     out_flags[m] = GOAL_CHILD if n_boxes == 0 else 0
     return m + 1
 
@@ -164,7 +164,7 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
         # (goals are boxes) from which some pull is possible.
         n = _decode(pp, key)
         conn = components(pp.region, pp.inside, pp.occ, deltas, pp.fw)
-        self_info[0] = pack_rank(n, conn + 1, 0, n, DIST_MAX)
+        self_info[0] = pack_rank(n, conn + 1, 0, n, 0, DIST_MAX)
         self_info[1] = n
         self_info[2] = conn + 1
         self_info[3] = n
@@ -201,7 +201,7 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
         on_goals += pp.goal[pp.boxes[i]]
         dist += _dist(pp, pp.boxes[i])
     conn = components(pp.region, pp.inside, pp.occ, deltas, pp.fw)
-    self_info[0] = pack_rank(n, conn, 0, on_goals, DIST_MAX - min(dist, DIST_MAX))
+    self_info[0] = pack_rank(n, conn, 0, on_goals, 0, DIST_MAX - min(dist, DIST_MAX))
     self_info[1] = n
     self_info[2] = conn
     self_info[3] = on_goals

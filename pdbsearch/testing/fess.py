@@ -199,3 +199,30 @@ def obstructed_room_links(level: Level, boxes) -> int:
     return sum(any(b in link and not _link_joins(level, link, rooms, room_id, b)
                    for b in boxes)
                for link, rooms in links)
+
+
+def _goals_reached(level: Level, start: int, region: set[int], wall: int | None) -> int:
+    """Goals a lone box on ``start`` reaches by pushes (the player needs only
+    the cell behind it), with ``wall`` a wall."""
+    w = level.width
+    seen, todo = {start}, [start]
+    while todo:
+        x = todo.pop()
+        for d in (-1, -w, 1, w):
+            t, behind = x + d, x - d
+            if t in region and behind in region and wall not in (t, behind) and t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return len(seen & set(level.goals))
+
+
+def hotspots(level: Level, boxes, dead=frozenset()) -> int:
+    """FESS's hotspots from their definition (:mod:`..sokoban.hotspots`):
+    the boxes whose cell, made a wall, lowers the number of goals a lone
+    box on some other box's cell reaches; boxes on goals or dead squares
+    count on neither side."""
+    region = set(level.playable_cells()) | set(level.goals) | set(level.boxes)
+    counted = [b for b in boxes if b not in level.goals and b not in dead]
+    free = {x: _goals_reached(level, x, region, None) for x in counted}
+    return sum(any(_goals_reached(level, x, region, b) < free[x] for x in counted if x != b)
+               for b in counted)
