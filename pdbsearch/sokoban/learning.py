@@ -286,6 +286,10 @@ def _store_pattern(p, lw, store, player):
             lw.region[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
     for i in range(n):
         lw.occ[lw.boxes[i]] = 0
+    # The pattern is the box bits alone: the player is the region's business
+    # (a player field left in would never be covered by a position's boxes).
+    for w in range(lw.sub.shape[0]):
+        lw.sub[w] &= p.box_mask[w]
     if learned_add(store, lw.sub, lw.region) >= 0:
         lw.counters[LEARNED] += 1
 

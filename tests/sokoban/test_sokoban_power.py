@@ -244,3 +244,25 @@ def test_learning_left_to_the_algorithm_is_on_for_weighted_searches_only():
     forced = SokobanPuzzle(microban(36), heuristic="matching", rules=Rules(learning=False))
     solve(forced, "greedy")
     assert forced.params.learning == 0
+
+
+def test_a_pattern_whose_player_is_shut_in_still_prunes_its_state():
+    """Regression: a pattern used to keep the player field of its key among
+    its box bits, so when the cluster shut the player in away from the
+    first region cell (a player index other than 0) it never matched."""
+    level = microban(144)
+    puzzle = SokobanPuzzle(level, heuristic="zero",
+                           rules=replace(Rules.none(), dead_squares=True, learning=True))
+    p = puzzle.params
+    rng = np.random.default_rng(2)
+    for _ in range(3000):
+        boxes, player = random_position(level, rng, avoid=puzzle.dead_squares)
+        key = puzzle.key_of(boxes, player)
+        for t in sorted(boxes):
+            if learn_from_child(p, key, t):
+                bits, region = stored_patterns(p.learned)[-1]
+                assert bits <= set(range(len(puzzle.layout.box_cells))), "box bits only"
+                assert evaluate_heuristic(p, key) == DEAD
+                if 0 not in region:
+                    return
+    pytest.fail("no pattern with the player shut in")
