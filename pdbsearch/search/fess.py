@@ -36,6 +36,11 @@ of :mod:`pdbsearch.puzzle`, so numba's on-disk cache works):
 ``late_check(p, key) -> bool``
     True when the position is dead: the expensive tests, run only on the
     move chosen for expansion (Festival's lazy deadlock check).
+``stuck_check(p, key) -> bool`` (optional)
+    True when the position is dead, by a costlier test that may learn
+    something (Festival's stuck patterns); the engine asks it of a position
+    once :data:`SUBTREE_CHECK` expansions have been made under it, and a
+    dead verdict drops the position's whole subtree.
 
 The engine adds the generic *feature advisors* itself: for each feature,
 the best-ranked new child that improves it without worsening feature 0
@@ -50,9 +55,10 @@ per-level preparation (run in slices inside the search's time, so limits
 and Ctrl-C hold during it) and the move codes of a macro edge for the
 replay.
 
-**Memory.**  Only expanded positions are stored as nodes: ``8 K + 49``
+**Memory.**  Only expanded positions are stored as nodes: ``8 K + 53``
 bytes each (K key words; 8 K key, 4 g, 4 parent, 8 hash slots, 4 weight,
-8 best rank, 4 cell, 1 flags, 8 child cursor, 8 child end).  A generated
+8 best rank, 4 cell, 1 flags, 8 child cursor, 8 child end, 4 subtree
+size).  A generated
 child costs 20 bytes (8 descriptor, 8 weight and rank, 4 cost) until the
 search ends.  Each node with untried children has one 16-byte entry in its
 cell's heap (the heaps live in one arena with doubling segments, so up to
@@ -88,14 +94,25 @@ MAX_CELL_FEATURE = (1 << 16) - 1
 #: Most features that name a cell.
 MAX_CELL_FEATURES = 4
 
+#: Expansions under a position after which the domain's ``stuck_check``
+#: runs on it (Festival's 64).
+SUBTREE_CHECK = 64
+
 _KERNELS: dict[type, dict] = {}
 
 
-def register_fess_kernels(params_class: type, *, expand, child_key, late_check) -> None:
+@nb.njit(cache=True)
+def never_stuck(p, key):
+    """The ``stuck_check`` of a domain that has none."""
+    return False
+
+
+def register_fess_kernels(params_class: type, *, expand, child_key, late_check,
+                          stuck_check=never_stuck) -> None:
     """Register a domain's FESS kernels for its params class (see the
     module docstring); call it at import time of the domain module."""
     _KERNELS[params_class] = {"expand": expand, "child_key": child_key,
-                              "late_check": late_check}
+                              "late_check": late_check, "stuck_check": stuck_check}
 
 
 def _lookup(params_type, name: str):
@@ -118,6 +135,11 @@ def fess_child_key(p, parent_key, desc, out_key):
 
 def fess_late_check(p, key):
     """The domain's lazy deadlock check (dispatched inside numba)."""
+    raise NotImplementedError("only callable from jitted code")
+
+
+def fess_stuck_check(p, key):
+    """The domain's stuck test (dispatched inside numba)."""
     raise NotImplementedError("only callable from jitted code")
 
 
@@ -148,6 +170,21 @@ def _overload_late_check(p, key):
     def impl(p, key):
         return fn(p, key)
     return impl
+
+
+@overload(fess_stuck_check, jit_options={"cache": True}, inline="always")
+def _overload_stuck_check(p, key):
+    fn = _lookup(p, "stuck_check")
+
+    def impl(p, key):
+        return fn(p, key)
+    return impl
+
+
+@nb.njit(cache=True)
+def stuck_check_once(p, key):
+    """The domain's stuck test of one position (called from Python)."""
+    return fess_stuck_check(p, key)
 
 
 @nb.njit(cache=True)
@@ -214,6 +251,7 @@ class FessDomain:
 # Node flags.
 _EXPANDED = 1
 _DEAD = 2
+_STUCK = 4     #: the stuck test proved it dead: its subtree is dropped
 
 #: Extra return codes of the chunk (besides those of .common).
 GROW_EDGES = 5
@@ -222,8 +260,8 @@ GROW_ARENA = 7
 
 # Slots of the ``fs`` int64 array (the loop's own state).
 N_CELLS, CURSOR, ITERATION, BEST_CELL, BEST_RANK, N_EDGES, ARENA_TOP, MAX_CAP, \
-    LAZY_DEAD, N_ADVISED, WASTED, BEST_OWN, BEST_NODE = range(13)
-N_FS = 14
+    LAZY_DEAD, N_ADVISED, WASTED, BEST_OWN, BEST_NODE, STUCK, DROPPED = range(15)
+N_FS = 16
 
 _NO_RANK = np.int64(1) << np.int64(62)
 
@@ -237,6 +275,7 @@ class Nodes(NamedTuple):
     flags: np.ndarray    #: uint8 _EXPANDED / _DEAD
     kcur: np.ndarray     #: int64 next child edge to try
     kend: np.ndarray     #: int64 one past the last child edge
+    sub: np.ndarray      #: int32 expansions under the node (up to SUBTREE_CHECK)
 
 
 class Edges(NamedTuple):
@@ -447,6 +486,34 @@ def _edge_sift(e, lo, i, n):
 
 
 @nb.njit(cache=True, inline="always")
+def _count_subtrees(params, keys, parent, nodes, fs, x):
+    """One more expansion (of ``x``) under each ancestor of ``x`` and ``x``
+    itself; an ancestor reaching :data:`SUBTREE_CHECK` gets the domain's
+    stuck test, which may drop its subtree (Festival's stuck patterns)."""
+    y = x
+    while y >= 0:
+        if nodes.sub[y] < SUBTREE_CHECK:
+            nodes.sub[y] += 1
+            if nodes.sub[y] == SUBTREE_CHECK and fess_stuck_check(params, keys[y]):
+                nodes.flags[y] |= _STUCK
+                fs[STUCK] += 1
+        y = parent[y]
+
+
+@nb.njit(cache=True, inline="always")
+def _doomed(parent, nodes, x):
+    """True when ``x`` or an ancestor was proved dead by the stuck test
+    (the mark is copied down to ``x`` so that its subtree stops sooner)."""
+    y = x
+    while y >= 0:
+        if nodes.flags[y] & _STUCK:
+            nodes.flags[x] |= _STUCK
+            return True
+        y = parent[y]
+    return False
+
+
+@nb.njit(cache=True, inline="always")
 def _expand_node(params, x, p, keys, g, parent, slots, nodes, edges, cells, arena, fs, stats,
                  buf, n_feat, n_cell):
     """Expand stored node ``x`` (reached from ``p``, -1 for the root): write
@@ -610,6 +677,21 @@ def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats
                 c = (c + 1) % fs[N_CELLS]
             off = cells.off[c]
             p = arena.node[off]
+            if _doomed(parent, nodes, p):
+                # A dead subtree: its node leaves the heap with its moves.
+                size = cells.size[c] - 1
+                cells.size[c] = size
+                stats[OPEN] -= 1
+                fs[DROPPED] += 1
+                nodes.kcur[p] = nodes.kend[p]
+                if size > 0:
+                    arena.w[off] = arena.w[off + size]
+                    arena.rank[off] = arena.rank[off + size]
+                    arena.node[off] = arena.node[off + size]
+                    _sift_down(arena, off, size, 0)
+                if stats[OPEN] == 0:
+                    return EXHAUSTED
+                continue
             j = nodes.kcur[p]
             nodes.kcur[p] = j + 1
             if j + 1 < nodes.kend[p]:
@@ -652,6 +734,7 @@ def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats
         if goal >= 0:
             stats[GOAL] = goal
             return SOLVED
+        _count_subtrees(params, keys, parent, nodes, fs, x)
 
 
 # -- the Python side -------------------------------------------------------------------
@@ -685,7 +768,8 @@ class FessSearch:
         cap = self.store.capacity
         self.nodes = Nodes(np.zeros(cap, np.int32), np.zeros(cap, np.int64),
                            np.zeros(cap, np.int32), np.zeros(cap, np.uint8),
-                           np.zeros(cap, np.int64), np.zeros(cap, np.int64))
+                           np.zeros(cap, np.int64), np.zeros(cap, np.int64),
+                           np.zeros(cap, np.int32))
         ecap = max(1 << 14, 4 * d.max_children)
         self.edges = Edges(np.zeros(ecap, np.int64), np.zeros(ecap, np.int64),
                            np.zeros(ecap, np.int32))
@@ -827,6 +911,7 @@ class FessSearch:
         fs = self.fs
         return {"cells": int(fs[N_CELLS]), "lazy_dead": int(fs[LAZY_DEAD]),
                 "edges": int(fs[N_EDGES]), "advised": int(fs[N_ADVISED]),
+                "stuck": int(fs[STUCK]), "stuck_dropped": int(fs[DROPPED]),
                 "prepare_seconds": round(self.prepare_seconds, 4),
                 **self.domain.describe()}
 

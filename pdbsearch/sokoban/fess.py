@@ -10,6 +10,13 @@
   obstructed room links (:mod:`.rooms`), out-of-plan boxes, which name the
   cell, and hotspots (:mod:`.hotspots`), which only rank, and whose
   feature advisor is Festival's hotspot advisor.
+* **Stuck patterns** (Festival's): when the engine has spent
+  :data:`..search.fess.SUBTREE_CHECK` expansions under a position, the
+  position gets the xy test of :func:`.learning.learn_stuck`; a dead
+  verdict is stored as a pattern in this search's own store (it runs in a
+  thread of its own, so it writes nothing the other engines read), which
+  the late check then applies to every position, beside the patterns the
+  other engines of the portfolio learn.
 * **A child's descriptor**: ``from_bit << 40 | to_bit << 20 | player
   index`` (key bits of the box's old and new cell, the normalised player).
 * **Replay**: :func:`.macros.macro_path` turns an edge into pushes.
@@ -28,6 +35,7 @@ import numpy as np
 from ..puzzle import DEAD, copy_key
 from ..search.fess import ADVISED, GOAL_CHILD, FessDomain, register_fess_kernels
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
+from ..pdb.learned import LearnedPatterns, learned_match
 from .bounds import _pattern_value, heuristic
 from .deadlocks import (DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze,
                         sealed_goal_deadlock)
@@ -40,6 +48,7 @@ from .hotspots import (HotspotBuilder, HotspotTables, child_hotspots, hotspot_ta
                        position_hotspots)
 from .kernels import (AREA, FROZEN, LABEL, SEEN, SokobanParams, decode_boxes, in_perimeter, player_of,
                       work_arrays)
+from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
 from .macros import MacroWork, box_macros, macro_path, macro_work
 from .packing import PackingSearch, oop_zones
 from .plan import PlanParams, naive_plan
@@ -74,6 +83,8 @@ class SokobanFessParams(NamedTuple):
     fw: FeatureWork
     rooms: RoomTables
     hot: HotspotTables
+    shared: LearnedPatterns   #: the patterns the portfolio's other engines learn
+    stuck: int                #: 1: learn stuck patterns (into ``base.learned``)
 
 
 @nb.njit(cache=True, inline="always")
@@ -102,6 +113,8 @@ def late_check(fp, key):
     boxes to goals, or a dead pattern), or frozen boxes seal off a goal."""
     p = fp.base
     if p.heuristic != ZERO and heuristic(p, key) >= DEAD:
+        return True
+    if learned_match(fp.shared, key, p.box_mask, p.player_index[player_of(p, key)]):
         return True
     if p.freeze == 0:
         return False
@@ -175,6 +188,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     w = p.work
     plan = fp.plan
     occ, boxes = w.occ, w.boxes
+    p.learn.counters[EXPANDS] += 1   # the stuck test's budget counts expansions
     n = decode_boxes(p, key, boxes)
     on_goals = 0
     dist = 0
@@ -300,8 +314,17 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     return m
 
 
+@nb.njit(cache=True)
+def stuck_check(fp, key):
+    """True when the xy test proves the position dead (its pattern is
+    learned then; see the module doc)."""
+    if fp.stuck == 0:
+        return False
+    return learn_stuck(fp.base, key)
+
+
 register_fess_kernels(SokobanFessParams, expand=expand, child_key=child_key,
-                      late_check=late_check)
+                      late_check=late_check, stuck_check=stuck_check)
 
 
 class SokobanFessDomain(FessDomain):
@@ -311,7 +334,7 @@ class SokobanFessDomain(FessDomain):
     cell_features = N_CELL_FEATURES
 
     def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True,
-                 use_rooms: bool = True, use_hotspots: bool = True):
+                 use_rooms: bool = True, use_hotspots: bool = True, use_stuck: bool = True):
         puzzle.check_algorithm("fess-only")
         self.puzzle = puzzle
         self.limits = limits
@@ -323,6 +346,15 @@ class SokobanFessDomain(FessDomain):
         h = base.heuristic if base.heuristic not in (ZERO, SIMPLE) else MATCHING
         base = base._replace(heuristic=h, work=work_arrays(
             n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
+        # Stuck patterns go to a store of this search's own, and the
+        # portfolio's store is read beside it (see the module doc).
+        shared = base.learned
+        stuck = use_stuck and puzzle.rules.learning is not False
+        n_region = len(puzzle.layout.region)
+        base = base._replace(learning=int(stuck),
+                             learned=pattern_store(puzzle.key_words, n_region, stuck),
+                             learn=learn_work(n_grid, base.n_boxes, puzzle.key_words, n_region,
+                                              stuck))
         self.key_words = puzzle.key_words
         self.max_children = min(MAX_CHILDREN, 4 * len(level.boxes) * len(puzzle.layout.region))
         # The ranks' bound term is the matching, whatever the puzzle's own
@@ -330,7 +362,6 @@ class SokobanFessDomain(FessDomain):
         # figure in docs/benchmarks.md was measured with.
         rank_base = base._replace(heuristic=MATCHING, work=work_arrays(
             n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
-        n_region = len(puzzle.layout.region)
         adv = advisor_tables(True, n_region, len(level.goals), n_grid,
                              self.max_children, len(level.boxes))
         if adv.on:
@@ -339,7 +370,8 @@ class SokobanFessDomain(FessDomain):
                                         naive_plan(len(level.goals), n_grid), adv,
                                         macro_work(n_grid), feature_work(n_grid),
                                         room_tables(level, n_grid, use_rooms),
-                                        hotspot_tables(n_region, len(level.boxes)))
+                                        hotspot_tables(n_region, len(level.boxes)),
+                                        shared, int(stuck))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
         self.plan_info: dict = {"plan": "naive"}

@@ -24,6 +24,15 @@ a small table and not tried again.  Learning costs at most
 a first allowance), so a level where nothing is learned loses little.
 Every array is allocated before the search; a full pattern store stops the
 learning.
+
+**Stuck positions** (Festival's stuck patterns, :func:`learn_stuck`): FESS
+asks, of a position under which it has spent many expansions, whether it
+is dead.  Every box the player can push both along its row and along its
+column is taken off, one after the other (what is left is what holds the
+position); the boxes left (fewer than all, at most
+:data:`MAX_STUCK_BOXES`) get the local search in its *xy* form, where a
+position with such a free box has that box's removal as its only
+successor.  A dead verdict is distilled and stored as above.
 """
 
 from __future__ import annotations
@@ -44,6 +53,8 @@ from .tables import flood_smallest
 
 #: Largest cluster a local search is tried on.
 MAX_PATTERN_BOXES = 6
+#: Most boxes left for the xy search of :func:`learn_stuck` (Festival's 12).
+MAX_STUCK_BOXES = 12
 #: Most positions one local search stores before it gives up (unknown).
 LOCAL_LIMIT = 512
 #: Local positions allowed per expansion of the main search, on average...
@@ -122,11 +133,36 @@ def _normalised_player(p, lw, key_boxes, n, start):
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)
-def local_search(p, lw, root, limit):
+def _can_push(p, lw, b, d, tag):
+    """The player (its area stamped ``tag`` in ``lw.area``) can push the box
+    on ``b`` in direction ``d``, onto a free cell that is not dead."""
+    step = p.deltas[d]
+    t = b + step
+    return p.inside[t] != 0 and lw.occ[t] == 0 and p.dead[t] == 0 and lw.area[b - step] == tag
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def _free_box(p, lw, n, tag):
+    """The index in ``lw.boxes[:n]`` of a box the player can push both along
+    its row and along its column (Festival's "xy" box), or -1."""
+    for i in range(n):
+        b = lw.boxes[i]
+        if (_can_push(p, lw, b, 0, tag) or _can_push(p, lw, b, 2, tag)) and \
+                (_can_push(p, lw, b, 1, tag) or _can_push(p, lw, b, 3, tag)):
+            return i
+    return -1
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def local_search(p, lw, root, limit, xy):
     """Can the boxes of ``root`` (a key holding only some boxes), alone on
     the board, each reach a goal?  Breadth-first over pushes, pruning dead
-    squares and freeze deadlocks.  Returns SOLVABLE, DEAD_SET (every
-    position was searched) or UNKNOWN (``limit`` positions stored)."""
+    squares and freeze deadlocks.  With ``xy`` (Festival's xy search), a
+    position where some box can be pushed both along its row and along its
+    column has one successor instead: that box taken off the board (removing
+    a box never makes a position harder, so a dead verdict still holds, and
+    the search stays small).  Returns SOLVABLE, DEAD_SET (every position was
+    searched) or UNKNOWN (``limit`` positions stored)."""
     keys, slots, occ, boxes = lw.keys, lw.slots, lw.occ, lw.boxes
     n = decode_boxes(p, root, boxes)
     on = 0
@@ -152,7 +188,30 @@ def local_search(p, lw, root, limit):
         lw.counters[STAMP] += 1
         tag = lw.counters[STAMP]
         flood_smallest(player_of(p, key), occ, p.inside, p.deltas, lw.area, tag, lw.stack)
-        for i in range(n):
+        free = _free_box(p, lw, n, tag) if xy != 0 else -1
+        if free >= 0:
+            b = boxes[free]
+            child_on = on - p.goal[b]
+            if child_on == n - 1:
+                verdict = SOLVABLE
+            else:
+                row = keys[stored]
+                copy_key(row, key)
+                flip_bit(row, p.box_bit[b])
+                occ[b] = 0
+                lw.counters[STAMP] += 1
+                set_player(p, row, flood_smallest(player_of(p, key), occ, p.inside, p.deltas,
+                                                   lw.seen, lw.counters[STAMP], lw.stack))
+                occ[b] = 1
+                s = find_slot(keys, slots, row)
+                if slots[s] < 0:
+                    slots[s] = stored
+                    lw.slot_of[stored] = s
+                    lw.goals_on[stored] = child_on
+                    stored += 1
+                    if stored >= limit:
+                        verdict = UNKNOWN
+        for i in range(n if free < 0 else 0):
             b = boxes[i]
             for d in range(4):
                 step = p.deltas[d]
@@ -318,19 +377,70 @@ def learn_from_child(p, key, t):
     _subset_key(p, lw, size, -1, player)
     if not _first_try(lw):
         return False
-    if local_search(p, lw, lw.sub, LOCAL_LIMIT) != DEAD_SET:
+    if local_search(p, lw, lw.sub, LOCAL_LIMIT, 0) != DEAD_SET:
         return False
-    # Distil: drop every member whose removal leaves the rest dead.
+    _distil_and_store(p, lw, size, player, 0)
+    return True
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def _distil_and_store(p, lw, size, player, xy):
+    """Drop every member of the dead set ``lw.members[:size]`` whose removal
+    leaves the rest dead, then store what is left as a pattern."""
     j = 0
     while j < size and size > 2:
         _subset_key(p, lw, size, j, player)
-        if local_search(p, lw, lw.sub, LOCAL_LIMIT) == DEAD_SET:
+        if local_search(p, lw, lw.sub, LOCAL_LIMIT, xy) == DEAD_SET:
             size -= 1
             lw.members[j] = lw.members[size]
         else:
             j += 1
     _subset_key(p, lw, size, -1, player)
     _store_pattern(p, lw, p.learned, player)
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def learn_stuck(p, key):
+    """Festival's stuck test, for a position under which a search has spent
+    many expansions: take off the board, one at a time, every box the player
+    can push both along its row and along its column; if some boxes are
+    left (at most :data:`MAX_STUCK_BOXES`, not all on goals, and fewer than
+    all the boxes), run the xy local search (:func:`local_search`) on them.
+    A dead verdict is distilled and stored in ``p.learned``; returns True
+    then (the position is dead).  Costs at most :data:`LEARN_RATIO` local
+    positions per expansion counted in ``p.learn`` (after the allowance)."""
+    lw = p.learn
+    if p.learned.info[FULL] != 0 or \
+            lw.counters[LOCAL] > LEARN_RATIO * lw.counters[EXPANDS] + LEARN_ALLOWANCE:
+        return False
+    total = decode_boxes(p, key, lw.boxes)
+    n = total
+    for i in range(n):
+        lw.occ[lw.boxes[i]] = 1
+    player = player_of(p, key)
+    while n > 0:
+        lw.counters[STAMP] += 1
+        flood_smallest(player, lw.occ, p.inside, p.deltas, lw.area, lw.counters[STAMP],
+                       lw.stack)
+        i = _free_box(p, lw, n, lw.counters[STAMP])
+        if i < 0:
+            break
+        lw.occ[lw.boxes[i]] = 0
+        n -= 1
+        lw.boxes[i] = lw.boxes[n]
+    on = 0
+    for i in range(n):
+        lw.occ[lw.boxes[i]] = 0
+        lw.members[i] = lw.boxes[i]
+        on += p.goal[lw.boxes[i]]
+    if n == total or n > MAX_STUCK_BOXES or on == n:
+        return False
+    _subset_key(p, lw, n, -1, player)
+    if not _first_try(lw):
+        return False
+    if local_search(p, lw, lw.sub, LOCAL_LIMIT, 1) != DEAD_SET:
+        return False
+    _distil_and_store(p, lw, n, player, 1)
     return True
 
 

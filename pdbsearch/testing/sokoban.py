@@ -397,3 +397,66 @@ def sealed_goals_dead(level: Level, boxes, dead=frozenset()) -> bool:
         if not reach & (boxes - frozen):
             return True
     return False
+
+
+# -- Festival's xy test (the stuck patterns of FESS) --------------------------------
+
+
+def _xy_free(region: set[int], width: int, area: set[int], boxes, dead, b: int) -> bool:
+    """The box on ``b`` can be pushed both along its row and along its column
+    (onto a free cell that is not dead, the player reaching the side)."""
+    def push(d: int) -> bool:
+        return (b + d in region and b + d not in boxes and b + d not in dead
+                and b - d in area)
+    return (push(-1) or push(1)) and (push(-width) or push(width))
+
+
+def xy_reduced(level: Level, boxes, player: int, dead=frozenset()) -> frozenset[int]:
+    """The boxes left once every box the player can push along both axes has
+    been taken off, one after the other."""
+    region = set(region_cells(level))
+    boxes = set(boxes)
+    while True:
+        area = _area(region, level.width, player, boxes)
+        free = [b for b in sorted(boxes) if _xy_free(region, level.width, area, boxes, dead, b)]
+        if not free:
+            return frozenset(boxes)
+        boxes.remove(free[0])
+
+
+def xy_dead(level: Level, boxes, player: int, dead=frozenset(),
+            max_states: int = 100_000) -> tuple[bool, int]:
+    """Festival's xy search from its definition: breadth-first over single
+    pushes (never onto ``dead``), where a position with an xy-free box has
+    that box's removal as its only successor; dead when no position reached
+    has every box left on a goal.  Returns (dead, positions stored)."""
+    region = set(region_cells(level))
+    w = level.width
+    goals = set(level.goals)
+
+    def state(bs, man):
+        return frozenset(bs), min(_area(region, w, man, bs))
+
+    start = state(boxes, player)
+    seen = {start}
+    todo = deque([start])
+    while todo:
+        bs, man = todo.popleft()
+        if bs <= goals:
+            return False, len(seen)
+        area = _area(region, w, man, bs)
+        free = [b for b in sorted(bs) if _xy_free(region, w, area, bs, dead, b)]
+        if free:
+            successors = [state(bs - {free[0]}, man)]
+        else:
+            successors = [state((bs - {b}) | {b + d}, b)
+                          for b in sorted(bs) for d in (-1, -w, 1, w)
+                          if b + d in region and b + d not in bs and b + d not in dead
+                          and b - d in area]
+        for nxt in successors:
+            if nxt not in seen:
+                if len(seen) >= max_states:
+                    raise StateLimitError(f"more than {max_states} states")
+                seen.add(nxt)
+                todo.append(nxt)
+    return True, len(seen)
