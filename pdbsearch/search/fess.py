@@ -489,14 +489,15 @@ def _edge_sift(e, lo, i, n):
 def _count_subtrees(params, keys, parent, nodes, fs, x):
     """One more expansion (of ``x``) under each ancestor of ``x`` and ``x``
     itself; an ancestor reaching :data:`SUBTREE_CHECK` gets the domain's
-    stuck test, which may drop its subtree (Festival's stuck patterns)."""
+    stuck test, which may drop its subtree (Festival's stuck patterns).
+    A node counts at least what any node under it counts, so the walk ends
+    at the first ancestor already full: O(SUBTREE_CHECK), not the depth."""
     y = x
-    while y >= 0:
-        if nodes.sub[y] < SUBTREE_CHECK:
-            nodes.sub[y] += 1
-            if nodes.sub[y] == SUBTREE_CHECK and fess_stuck_check(params, keys[y]):
-                nodes.flags[y] |= _STUCK
-                fs[STUCK] += 1
+    while y >= 0 and nodes.sub[y] < SUBTREE_CHECK:
+        nodes.sub[y] += 1
+        if nodes.sub[y] == SUBTREE_CHECK and fess_stuck_check(params, keys[y]):
+            nodes.flags[y] |= _STUCK
+            fs[STUCK] += 1
         y = parent[y]
 
 
