@@ -154,6 +154,20 @@ def _free_box(p, lw, n, tag):
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)
+def _keep(lw, stored, goals_on):
+    """Keep the local position written in ``lw.keys[stored]`` (with
+    ``goals_on`` boxes on goals) unless it is stored already; returns the
+    new number of positions."""
+    s = find_slot(lw.keys, lw.slots, lw.keys[stored])
+    if lw.slots[s] < 0:
+        lw.slots[s] = stored
+        lw.slot_of[stored] = s
+        lw.goals_on[stored] = goals_on
+        stored += 1
+    return stored
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def local_search(p, lw, root, limit, xy):
     """Can the boxes of ``root`` (a key holding only some boxes), alone on
     the board, each reach a goal?  Breadth-first over pushes, pruning dead
@@ -203,14 +217,9 @@ def local_search(p, lw, root, limit, xy):
                 set_player(p, row, flood_smallest(player_of(p, key), occ, p.inside, p.deltas,
                                                    lw.seen, lw.counters[STAMP], lw.stack))
                 occ[b] = 1
-                s = find_slot(keys, slots, row)
-                if slots[s] < 0:
-                    slots[s] = stored
-                    lw.slot_of[stored] = s
-                    lw.goals_on[stored] = child_on
-                    stored += 1
-                    if stored >= limit:
-                        verdict = UNKNOWN
+                stored = _keep(lw, stored, child_on)
+                if stored >= limit:
+                    verdict = UNKNOWN
         for i in range(n if free < 0 else 0):
             b = boxes[i]
             for d in range(4):
@@ -238,14 +247,9 @@ def local_search(p, lw, root, limit, xy):
                         lw.counters[STAMP] += 1
                         set_player(p, row, flood_smallest(b, occ, p.inside, p.deltas, lw.seen,
                                                            lw.counters[STAMP], lw.stack))
-                        s = find_slot(keys, slots, row)
-                        if slots[s] < 0:
-                            slots[s] = stored
-                            lw.slot_of[stored] = s
-                            lw.goals_on[stored] = child_on
-                            stored += 1
-                            if stored >= limit:
-                                verdict = UNKNOWN
+                        stored = _keep(lw, stored, child_on)
+                        if stored >= limit:
+                            verdict = UNKNOWN
                 occ[t] = 0
                 occ[b] = 1
                 if verdict != DEAD_SET:

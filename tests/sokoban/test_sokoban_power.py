@@ -218,22 +218,6 @@ def test_learning_keeps_the_optimum(number):
     assert stored_patterns(learning.params.learned), "nothing learned: the test proves nothing"
 
 
-def test_a_learned_pattern_prunes_the_state_it_came_from():
-    level = microban(144)
-    puzzle = SokobanPuzzle(level, heuristic="zero",
-                           rules=replace(Rules.none(), dead_squares=True, learning=True))
-    p = puzzle.params
-    rng = np.random.default_rng(1)
-    for _ in range(300):
-        boxes, player = random_position(level, rng, avoid=puzzle.dead_squares)
-        key = puzzle.key_of(boxes, player)
-        for t in sorted(boxes):
-            if learn_from_child(p, key, t):
-                assert evaluate_heuristic(p, key) == DEAD
-                return
-    pytest.fail("nothing learned")
-
-
 def test_learning_left_to_the_algorithm_is_on_for_weighted_searches_only():
     puzzle = SokobanPuzzle(microban(36), heuristic="matching")
     assert puzzle.rules.learning is None and "learning-auto" in puzzle.describe()
@@ -246,10 +230,11 @@ def test_learning_left_to_the_algorithm_is_on_for_weighted_searches_only():
     assert forced.params.learning == 0
 
 
-def test_a_pattern_whose_player_is_shut_in_still_prunes_its_state():
-    """Regression: a pattern used to keep the player field of its key among
-    its box bits, so when the cluster shut the player in away from the
-    first region cell (a player index other than 0) it never matched."""
+def test_a_learned_pattern_prunes_the_state_it_came_from():
+    """Every pattern learned prunes its own state, also one whose cluster
+    shuts the player in away from the first region cell (a regression: a
+    pattern used to keep its key's player field among its box bits, and
+    then, with a player index other than 0, it never matched)."""
     level = microban(144)
     puzzle = SokobanPuzzle(level, heuristic="zero",
                            rules=replace(Rules.none(), dead_squares=True, learning=True))
