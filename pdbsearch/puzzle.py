@@ -45,6 +45,7 @@ import warnings
 import numba as nb
 import numpy as np
 from numba.core.errors import NumbaIRAssumptionWarning
+from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
 from .errors import PdbsearchError
@@ -69,6 +70,40 @@ DEAD = 1 << 30
 #: fails to compile ("NRT required but not enabled") rather than leaking.
 # nogil: a portfolio runs engines in threads of their own (search.portfolio).
 KERNEL_JIT_OPTIONS = {"cache": True, "_nrt": False, "nogil": True}
+
+
+class _JittedOnlyDispatcher(CPUDispatcher):
+    """A dispatcher compiled without the wrappers Python needs to call it."""
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is compiled "
+                        "for jitted callers only; call it through a jitted function")
+
+
+def jitted_only(**options) -> Callable:
+    """``numba.njit(**options)`` (default ``cache=True``) for a function only
+    jitted code calls: without numba's CPython and cfunc wrappers.
+
+    Numba builds both wrappers for every function it compiles, whether
+    Python ever calls it or not, and a wrapper unboxes every array of the
+    arguments: for a kernel that takes Sokoban's params tuple (about 70
+    arrays) they were about 40 % of its compile time, and a first ``--algo
+    fess`` run compiles dozens of such kernels (``scripts/bench_compile.py``).
+    A call from Python raises TypeError (numba itself would crash: it has no
+    entry point for such a function); Python reaches these kernels through a
+    jitted function (e.g. :func:`pdbsearch.search.fess.stuck_check_once`).
+    """
+    options = {"cache": True, **options, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+    def decorate(function: Callable) -> Callable:
+        dispatcher = nb.njit(**options)(function)
+        dispatcher.__class__ = _JittedOnlyDispatcher
+        return dispatcher
+    return decorate
+
+
+#: The decorator of a per-node kernel: :data:`KERNEL_JIT_OPTIONS`, jitted callers only.
+kernel_jit = jitted_only(**KERNEL_JIT_OPTIONS)
 
 _KERNELS: dict[type, dict[str, Callable]] = {}
 

@@ -46,7 +46,7 @@ def pdb_rank(params, key):
     return position * binom[ncells - 4, params.n_empty] + rank
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def heuristic(params, key):
     """Zero, the 2×2's distance to the exit, or the relaxed PDB distance."""
     if params.heuristic == ZERO:

@@ -160,7 +160,10 @@ _DX = np.array([1, -1, 0, 0], dtype=np.int64)
 _DY = np.array([0, 0, 1, -1], dtype=np.int64)
 
 
-@nb.njit(cache=True, inline="always")
+# Not inlined into the engines (its helpers are inlined into it): inlined
+# at numba's IR level, each engine took 25 to 50 s to compile, and run
+# times are the same either way (docs/benchmarks.md, "Compile time").
+@nb.njit(cache=True)
 def expand(params, key, out_keys, out_costs, out_moves):
     """Every successor of ``key`` under the board's metric (each costs 1)."""
     width, height = params.width, params.height
@@ -234,7 +237,7 @@ def expand(params, key, out_keys, out_costs, out_moves):
     return n
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)
 def is_goal(params, key):
     """True when the 2×2's top-left cell is the exit.
 

@@ -75,7 +75,7 @@ import numpy as np
 from numba.extending import overload
 
 from ..errors import PdbsearchError
-from ..puzzle import copy_key
+from ..puzzle import copy_key, jitted_only
 from .common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, F_LAST, GENERATED, GOAL,
                      GROW_NODES, NODES, N_FSTATS, N_STATS, OPEN, PRUNED, RUNNING, SOLVED)
 from .store import NodeStore, find_slot
@@ -101,7 +101,7 @@ SUBTREE_CHECK = 64
 _KERNELS: dict[type, dict] = {}
 
 
-@nb.njit(cache=True)
+@jitted_only()
 def never_stuck(p, key):
     """The ``stuck_check`` of a domain that has none."""
     return False

@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
-from ..puzzle import DEAD, KERNEL_JIT_OPTIONS
+from ..puzzle import DEAD, kernel_jit
 from .kernels import BASE, ROWS, SEEN, decode_boxes, perimeter_depth, player_of
 from .learning import is_learned_dead
 from .matching import min_cost_matching, rematch_row
@@ -440,7 +440,7 @@ def _merge_pairs(p, pi, first, chosen, looked):
     return total
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def pattern_bound(p, boxes, n, player):
     """The additive pattern bound: the sum of the k-box table values of
     disjoint groups of boxes (each push moves one box, so the groups'
@@ -532,7 +532,7 @@ def _walk_to_push(p, boxes, n, player):
     return found if found > 0 else 0
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def heuristic(p, key):
     """A lower bound on the cost left (admissible for both metrics), or
     DEAD: a learned deadlock pattern (:mod:`.learning`), a box that cannot

@@ -32,7 +32,7 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
+from ..puzzle import copy_key, kernel_jit
 from ..search.store import hash_key, keys_equal
 from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, closed_diagonal_deadlock,
                         corral_restriction, freeze_deadlock, may_close_diagonal, may_freeze,
@@ -268,7 +268,7 @@ def _clear_bit(key, bit):
     key[bit >> 6] &= ~(_ONE << np.uint64(bit & 63))
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def expand(p, key, out_keys, out_costs, out_moves):
     """The pushes the player can reach from ``key`` (see the module doc)."""
     w = p.work
@@ -431,7 +431,7 @@ def in_perimeter(p, key):
     return perimeter_depth(p, key) >= 0
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def is_goal(p, key):
     """True when every box stands on a goal, or (searches that find
     solutions, :mod:`.perimeter`) the position is known to reach it."""

@@ -44,7 +44,7 @@ import numpy as np
 
 from ..pdb.learned import (DEFAULT_CAPACITY, FULL, LearnedPatterns, learned_add, learned_match,
                            new_store)
-from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
+from ..puzzle import KERNEL_JIT_OPTIONS, copy_key, kernel_jit
 from ..search.store import find_slot
 from .deadlocks import freeze_deadlock, may_freeze
 from .kernels import (MACRO_BASE, MOVE_BASE, decode_boxes, expand, flip_bit, player_of,
@@ -123,7 +123,7 @@ def _pow2(n: int) -> int:
 # -- the local search ---------------------------------------------------------------
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def _normalised_player(p, lw, key_boxes, n, start):
     """The smallest cell the player reaches from ``start`` around the boxes
     ``key_boxes[:n]`` (``lw.occ`` must hold exactly them)."""
@@ -132,7 +132,7 @@ def _normalised_player(p, lw, key_boxes, n, start):
                           lw.stack)
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def _can_push(p, lw, b, d, tag):
     """The player (its area stamped ``tag`` in ``lw.area``) can push the box
     on ``b`` in direction ``d``, onto a free cell that is not dead."""
@@ -141,7 +141,7 @@ def _can_push(p, lw, b, d, tag):
     return p.inside[t] != 0 and lw.occ[t] == 0 and p.dead[t] == 0 and lw.area[b - step] == tag
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def _free_box(p, lw, n, tag):
     """The index in ``lw.boxes[:n]`` of a box the player can push both along
     its row and along its column (Festival's "xy" box), or -1."""
@@ -153,7 +153,7 @@ def _free_box(p, lw, n, tag):
     return -1
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def _keep(lw, stored, goals_on):
     """Keep the local position written in ``lw.keys[stored]`` (with
     ``goals_on`` boxes on goals) unless it is stored already; returns the
@@ -167,7 +167,7 @@ def _keep(lw, stored, goals_on):
     return stored
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def local_search(p, lw, root, limit, xy):
     """Can the boxes of ``root`` (a key holding only some boxes), alone on
     the board, each reach a goal?  Breadth-first over pushes, pruning dead
@@ -268,7 +268,7 @@ def local_search(p, lw, root, limit, xy):
 # -- clusters, distilling, the trigger -------------------------------------------------
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def _cluster(p, lw, n, t):
     """The cluster of the box at ``t`` among ``lw.boxes[:n]`` (``lw.occ``
     holds them): boxes within one step, diagonals included, of a member,
@@ -296,7 +296,7 @@ def _cluster(p, lw, n, t):
     return size
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def _subset_key(p, lw, size, skip, player):
     """``lw.sub``: the key of the cluster without member ``skip`` (-1: all)
     and the player normalised on that board; ``lw.occ`` is left empty."""
@@ -333,7 +333,7 @@ def _first_try(lw):
     return True
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def _store_pattern(p, lw, store, player):
     """Add ``lw.sub`` with the player's area on its board as a pattern."""
     n = decode_boxes(p, lw.sub, lw.boxes)
@@ -357,7 +357,7 @@ def _store_pattern(p, lw, store, player):
         lw.counters[LEARNED] += 1
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@nb.njit(**KERNEL_JIT_OPTIONS)   # tests call it from Python
 def learn_from_child(p, key, t):
     """Try the cluster of the box just pushed to ``t`` in the position
     ``key`` (see the module doc); returns True if a pattern was learned."""
@@ -387,7 +387,7 @@ def learn_from_child(p, key, t):
     return True
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def _distil_and_store(p, lw, size, player, xy):
     """Drop every member of the dead set ``lw.members[:size]`` whose removal
     leaves the rest dead, then store what is left as a pattern."""
@@ -403,7 +403,7 @@ def _distil_and_store(p, lw, size, player, xy):
     _store_pattern(p, lw, p.learned, player)
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def learn_stuck(p, key):
     """Festival's stuck test, for a position under which a search has spent
     many expansions: take off the board, one at a time, every box the player

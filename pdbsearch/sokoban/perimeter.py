@@ -53,9 +53,9 @@ import numba as nb
 import numpy as np
 
 from ..fences import release_fence
-from ..puzzle import KERNEL_JIT_OPTIONS, copy_key
-from ..search.common import (EXHAUSTED, EXPANDED, GENERATED, GROW_NODES, N_FSTATS, N_STATS,
-                             NODES, RUNNING, SOLVED)
+from ..puzzle import KERNEL_JIT_OPTIONS, copy_key, kernel_jit
+from ..search.common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, GENERATED, GROW_NODES,
+                             N_FSTATS, N_STATS, NODES, RUNNING, SOLVED)
 from ..search.heap import heap_pop, heap_push
 from ..search.store import keys_equal
 from .advisors import push_distances
@@ -103,7 +103,7 @@ def new_table(key_words: int, memory_bytes: int) -> tuple[PerimeterTable, np.nda
     return table, np.zeros(capacity, np.int32), np.zeros(capacity, np.int32)
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def _double_slots(per):
     """Use twice as many slots and put every stored key back."""
     n = per.counters[STORED]
@@ -115,7 +115,7 @@ def _double_slots(per):
         per.slots[perimeter_slot(per, per.keys[i])] = i + 1
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@nb.njit(**KERNEL_JIT_OPTIONS)   # tests call it from Python
 def _store(per, parent, code, row, from_index, push):
     """Store ``row`` unless known; returns its index, -1 if it was known,
     or FULL - 1 when there is no room."""
@@ -141,7 +141,7 @@ def _store(per, parent, code, row, from_index, push):
     return i
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@kernel_jit
 def _seed(p, per, parent, code, occ, mark, stack, row):
     """Store the roots: every goal holding a box, the player in each area."""
     for i in range(p.goal_cells.shape[0]):
@@ -186,7 +186,7 @@ def back_distances(puzzle) -> np.ndarray:
     return np.minimum(dist[0], FAR_BACK)
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)
+@nb.njit(**ENGINE_JIT_OPTIONS)
 def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area, mark,
                     stack, row, order):
     """Expand up to ``budget`` stored positions by pulls, in the order of

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from pdbsearch.search import Limits, solve
-from pdbsearch.search.common import EXHAUSTED, GROW_NODES, RUNNING, SOLVED, move_between
-from pdbsearch.sokoban.bounds import heuristic
-from pdbsearch.sokoban.kernels import SLOT_MASK, in_perimeter, is_goal
+from pdbsearch.search.common import (EXHAUSTED, GROW_NODES, RUNNING, SOLVED, evaluate_heuristic,
+                                     evaluate_is_goal, move_between)
+from pdbsearch.sokoban.kernels import SLOT_MASK, in_perimeter
 from pdbsearch.sokoban.perimeter import (FIRST_SLOTS, FOUND, STORED, PerimeterSearch,
                                          bytes_per_position)
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
@@ -77,12 +77,12 @@ def test_every_stored_position_reaches_the_goal_by_its_stored_pushes(greedy):
     rng = np.random.default_rng(7)
     for index in rng.choice(stored, size=40, replace=False):
         boxes, player = puzzle.position_of(table.keys[index])
-        assert is_goal(puzzle.params, table.keys[index])   # the goal test accepts it
+        assert evaluate_is_goal(puzzle.params, table.keys[index])   # the goal test accepts it
         _, codes = puzzle.perimeter.way_to_goal(int(index))
         there = SokobanPuzzle(level.with_state(boxes, player), heuristic="simple")
         there.check_solution(codes)
         assert len(codes) == table.depth[index]
-        assert heuristic(puzzle.params, table.keys[index]) == len(codes)
+        assert evaluate_heuristic(puzzle.params, table.keys[index]) == len(codes)
         if not greedy:   # breadth-first alone, the depth is the optimum
             assert len(codes) == bfs_min_pushes(there.level)
 
@@ -124,11 +124,11 @@ def test_other_algorithms_run_without_the_perimeter():
     last = int(puzzle.perimeter.table.counters[STORED]) - 1
     key = puzzle.perimeter.table.keys[last]
     depth = int(puzzle.perimeter.table.depth[last])
-    assert is_goal(puzzle.params, key) and depth > 0
+    assert evaluate_is_goal(puzzle.params, key) and depth > 0
     puzzle.tune("astar", 1.0)
     assert puzzle.perimeter is None and puzzle.params.perimeter.on == 0
-    assert not is_goal(puzzle.params, key)
-    assert heuristic(puzzle.params, key) <= depth    # the admissible bound again
+    assert not evaluate_is_goal(puzzle.params, key)
+    assert evaluate_heuristic(puzzle.params, key) <= depth    # the admissible bound again
 
 
 def test_the_fess_portfolio_solutions_replay_and_name_the_perimeter():
