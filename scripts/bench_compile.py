@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -48,8 +49,6 @@ def run_solve(args: list[str], env: dict[str, str]) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     """Time every case cold and warm; print the table and write the JSON."""
-    import os
-
     from pdbsearch.io import atomic_write_text
     from pdbsearch.machine import machine_info
 

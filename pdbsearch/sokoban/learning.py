@@ -44,7 +44,7 @@ import numpy as np
 
 from ..pdb.learned import (DEFAULT_CAPACITY, FULL, LearnedPatterns, learned_add, learned_match,
                            new_store)
-from ..puzzle import KERNEL_JIT_OPTIONS, copy_key, kernel_jit
+from ..puzzle import copy_key, kernel_jit
 from ..search.store import find_slot
 from .deadlocks import freeze_deadlock, may_freeze
 from .kernels import (MACRO_BASE, MOVE_BASE, decode_boxes, expand, flip_bit, player_of,
@@ -357,7 +357,7 @@ def _store_pattern(p, lw, store, player):
         lw.counters[LEARNED] += 1
 
 
-@nb.njit(**KERNEL_JIT_OPTIONS)   # tests call it from Python
+@kernel_jit
 def learn_from_child(p, key, t):
     """Try the cluster of the box just pushed to ``t`` in the position
     ``key`` (see the module doc); returns True if a pattern was learned."""

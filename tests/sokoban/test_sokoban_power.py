@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numba as nb
 import numpy as np
 import pytest
 
@@ -16,12 +17,19 @@ from pdbsearch.search.common import evaluate_heuristic
 from pdbsearch.sokoban import check_solution
 from pdbsearch.sokoban.deadlocks import closed_diagonal_deadlock
 from pdbsearch.sokoban.kernels import MACRO_BASE, MOVE_BASE
-from pdbsearch.sokoban.learning import learn_from_child
+from pdbsearch.sokoban.learning import learn_from_child as _learn_from_child
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.sokoban.tables import region_cells, tunnel_axes
 from pdbsearch.testing.sokoban import bfs_min_pushes, boxes_can_reach_goals
 
 from .helpers import kernel_successors, microban, python_successors, random_position, xsb
+
+
+@nb.njit
+def learn_from_child(p, key, t):
+    """The learning kernel, reached from Python (it is compiled for
+    jitted callers only)."""
+    return _learn_from_child(p, key, t)
 
 MACROS_ONLY = replace(Rules.none(), tunnel_macros=True)
 DIAGONAL_ONLY = replace(Rules.none(), diagonal=True)
