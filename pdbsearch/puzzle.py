@@ -141,7 +141,7 @@ def kernel_is_goal(params, key):
     raise NotImplementedError("only callable from jitted code")
 
 
-@overload(kernel_expand, jit_options={"cache": True}, inline="always")
+@overload(kernel_expand, jit_options=KERNEL_JIT_OPTIONS, inline="always")
 def _overload_expand(params, key, out_keys, out_costs, out_moves):
     fn = _lookup(params, "expand")
 
@@ -150,7 +150,7 @@ def _overload_expand(params, key, out_keys, out_costs, out_moves):
     return impl
 
 
-@overload(kernel_heuristic, jit_options={"cache": True}, inline="always")
+@overload(kernel_heuristic, jit_options=KERNEL_JIT_OPTIONS, inline="always")
 def _overload_heuristic(params, key):
     fn = _lookup(params, "heuristic")
 
@@ -159,7 +159,7 @@ def _overload_heuristic(params, key):
     return impl
 
 
-@overload(kernel_is_goal, jit_options={"cache": True}, inline="always")
+@overload(kernel_is_goal, jit_options=KERNEL_JIT_OPTIONS, inline="always")
 def _overload_is_goal(params, key):
     fn = _lookup(params, "is_goal")
 

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from ..puzzle import DEAD, jitted_only
+from ..puzzle import DEAD, kernel_jit
 from ..search.common import move_between
 from ..search.fess import GOAL_CHILD, FessDomain, register_fess_kernels
 from .bounds import heuristic
@@ -74,7 +74,7 @@ def _distance(fp, key):
     return heuristic(fp.base, key)
 
 
-@jitted_only()
+@kernel_jit
 def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank, out_flags):
     """The moves of ``key`` with their features (the FESS protocol)."""
     d = _distance(fp, key)
@@ -102,7 +102,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     return m
 
 
-@jitted_only()
+@kernel_jit
 def child_key(fp, parent_key, desc, out):
     """The key after move ``desc`` (``from * MOVE_BASE + to``)."""
     p = fp.base
@@ -122,7 +122,7 @@ def child_key(fp, parent_key, desc, out):
         set_code(out, b, code)
 
 
-@jitted_only()
+@kernel_jit
 def late_check(fp, key):
     """Nothing: dead children were dropped when generated."""
     return False

@@ -68,19 +68,19 @@ N_FSTATS = 4
 ENGINE_JIT_OPTIONS = KERNEL_JIT_OPTIONS
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def evaluate_heuristic(params, key):
     """The domain heuristic of one state (called from Python, rarely)."""
     return kernel_heuristic(params, key)
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def evaluate_is_goal(params, key):
     """The domain goal test of one state (called from Python, rarely)."""
     return kernel_is_goal(params, key)
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def expand_into(params, key, out_keys, out_costs, out_moves):
     """The domain successors of one state (called from Python, rarely)."""
     return kernel_expand(params, key, out_keys, out_costs, out_moves)

@@ -75,7 +75,7 @@ import numpy as np
 from numba.extending import overload
 
 from ..errors import PdbsearchError
-from ..puzzle import copy_key, jitted_only
+from ..puzzle import KERNEL_JIT_OPTIONS, copy_key, kernel_jit
 from .common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, F_LAST, GENERATED, GOAL,
                      GROW_NODES, NODES, N_FSTATS, N_STATS, OPEN, PRUNED, RUNNING, SOLVED)
 from .store import NodeStore, find_slot
@@ -101,7 +101,7 @@ SUBTREE_CHECK = 64
 _KERNELS: dict[type, dict] = {}
 
 
-@jitted_only()
+@kernel_jit
 def never_stuck(p, key):
     """The ``stuck_check`` of a domain that has none."""
     return False
@@ -143,7 +143,7 @@ def fess_stuck_check(p, key):
     raise NotImplementedError("only callable from jitted code")
 
 
-@overload(fess_expand, jit_options={"cache": True}, inline="always")
+@overload(fess_expand, jit_options=KERNEL_JIT_OPTIONS, inline="always")
 def _overload_expand(p, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                      out_flags):
     fn = _lookup(p, "expand")
@@ -154,7 +154,7 @@ def _overload_expand(p, key, self_info, out_keys, out_desc, out_cost, out_feat, 
     return impl
 
 
-@overload(fess_child_key, jit_options={"cache": True}, inline="always")
+@overload(fess_child_key, jit_options=KERNEL_JIT_OPTIONS, inline="always")
 def _overload_child_key(p, parent_key, desc, out_key):
     fn = _lookup(p, "child_key")
 
@@ -163,7 +163,7 @@ def _overload_child_key(p, parent_key, desc, out_key):
     return impl
 
 
-@overload(fess_late_check, jit_options={"cache": True}, inline="always")
+@overload(fess_late_check, jit_options=KERNEL_JIT_OPTIONS, inline="always")
 def _overload_late_check(p, key):
     fn = _lookup(p, "late_check")
 
@@ -172,7 +172,7 @@ def _overload_late_check(p, key):
     return impl
 
 
-@overload(fess_stuck_check, jit_options={"cache": True}, inline="always")
+@overload(fess_stuck_check, jit_options=KERNEL_JIT_OPTIONS, inline="always")
 def _overload_stuck_check(p, key):
     fn = _lookup(p, "stuck_check")
 
@@ -181,13 +181,13 @@ def _overload_stuck_check(p, key):
     return impl
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def stuck_check_once(p, key):
     """The domain's stuck test of one position (called from Python)."""
     return fess_stuck_check(p, key)
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def expand_once(p, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 out_flags):
     """The domain's FESS expansion of one position (called from Python:
@@ -196,13 +196,13 @@ def expand_once(p, key, self_info, out_keys, out_desc, out_cost, out_feat, out_r
                        out_flags)
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def child_key_once(p, parent_key, desc, out_key):
     """The domain's child key of one descriptor (called from Python)."""
     fess_child_key(p, parent_key, desc, out_key)
 
 
-@nb.njit(cache=True)
+@nb.njit(**KERNEL_JIT_OPTIONS)
 def late_check_once(p, key):
     """The domain's lazy deadlock check of one position (called from Python)."""
     return fess_late_check(p, key)

@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from ..puzzle import DEAD, copy_key, jitted_only
+from ..puzzle import DEAD, copy_key, kernel_jit
 from ..search.fess import ADVISED, GOAL_CHILD, FessDomain, register_fess_kernels
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
 from ..pdb.learned import LearnedPatterns, learned_match
@@ -101,13 +101,13 @@ def _apply(p, parent_key, desc, out):
     out[last] = (out[last] & mask) | (np.uint64(desc & _FIELD) << shift)
 
 
-@jitted_only()
+@kernel_jit
 def child_key(fp, parent_key, desc, out):
     """The child key of a descriptor."""
     _apply(fp.base, parent_key, desc, out)
 
 
-@jitted_only()
+@kernel_jit
 def late_check(fp, key):
     """True when the bound proves the position dead (no perfect matching of
     boxes to goals, or a dead pattern), or frozen boxes seal off a goal."""
@@ -181,7 +181,7 @@ def _pattern_dead(p, c, s, boxes, n, pi):
     return False
 
 
-@jitted_only()
+@kernel_jit
 def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank, out_flags):
     """The macro moves of ``key`` with their features (the FESS protocol)."""
     p = fp.base
@@ -314,7 +314,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     return m
 
 
-@jitted_only()
+@kernel_jit
 def stuck_check(fp, key):
     """True when the xy test proves the position dead (its pattern is
     learned then; see the module doc)."""

@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from ..puzzle import copy_key, jitted_only
+from ..puzzle import copy_key, kernel_jit
 from ..search.common import EXHAUSTED, RUNNING, SOLVED
 from ..search.fess import FessDomain, FessSearch, GOAL_CHILD, register_fess_kernels
 from .features import DIST_MAX, FeatureWork, components, feature_work, pack_rank
@@ -126,7 +126,7 @@ def _apply(pp, parent_key, desc, out):
     out[last] = (out[last] & mask) | (np.uint64(desc & _FIELD) << shift)
 
 
-@jitted_only()
+@kernel_jit
 def pull_child_key(pp, parent_key, desc, out):
     """The child key of a descriptor (clear the from-bit, set the to-bit,
     set the player)."""
@@ -153,7 +153,7 @@ def _dist(pp, c):
     return d if d < UNREACHABLE else 0
 
 
-@jitted_only()
+@kernel_jit
 def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 out_flags):
     """The pull moves of ``key`` (the FESS protocol; see the module doc)."""
@@ -266,7 +266,7 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
     return m
 
 
-@jitted_only()
+@kernel_jit
 def pull_late_check(pp, key):
     """True when the boxes left cannot all be matched to unused start
     squares they could have come from (augmenting paths, Kuhn)."""
