@@ -11,7 +11,9 @@ checker before anything is reported.
 from __future__ import annotations
 
 import sys
+import threading
 import time
+from contextlib import contextmanager
 
 from ..errors import IllegalMoveError, InternalError
 from ..interrupts import sigint_handler, take_interrupt_note
@@ -26,6 +28,34 @@ from .result import Limits, SearchResult, Status
 PROGRESS_DELAY = 2.0
 #: target wall time of one chunk (the granularity of limits and Ctrl-C)
 CHUNK_SECONDS = 0.1
+
+
+@contextmanager
+def _compile_notice(enabled: bool):
+    """Say on stderr that numba is compiling when loading the kernels takes
+    longer than :data:`PROGRESS_DELAY` (a first run: minutes for Sokoban's
+    ``--algo fess``), and how long it took; a cached load says nothing."""
+    if not enabled:
+        yield
+        return
+    started = time.perf_counter()
+    fired = threading.Event()
+
+    def announce() -> None:
+        fired.set()
+        print("pdbsearch: compiling the search kernels (first run only: numba caches "
+              "them) ...", file=sys.stderr, flush=True)
+
+    timer = threading.Timer(PROGRESS_DELAY, announce)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if fired.is_set():
+            print(f"pdbsearch: compiled in {time.perf_counter() - started:.0f} s",
+                  file=sys.stderr, flush=True)
 
 
 class _Interrupt:
@@ -81,8 +111,9 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
     # time them apart, with a zero budget that does no search work, and
     # load the growth and path kernels too, so no search time is compile.
     t0 = time.perf_counter()
-    engine.load_kernels()
-    expand_into(puzzle.params, root, *successor_buffers(puzzle))  # rebuilds the path
+    with _compile_notice(progress):
+        engine.load_kernels()
+        expand_into(puzzle.params, root, *successor_buffers(puzzle))  # rebuilds the path
     result.compile_seconds = time.perf_counter() - t0
 
     # The memory limit is the whole process's: the tables may grow into

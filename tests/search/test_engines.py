@@ -129,3 +129,24 @@ def test_bad_arguments_are_clear(classic_board):
         solve(puzzle, "dfs")
     with pytest.raises(PdbsearchError, match="weight"):
         solve(puzzle, "wastar", 0.5)
+
+
+def test_a_slow_kernel_load_is_announced_and_timed_on_stderr(monkeypatch, capsys):
+    """A first run compiles for minutes: with progress on, stderr says so
+    once loading the kernels outlasts the progress delay, and a fast (cached)
+    load, or progress off, prints nothing."""
+    import time
+
+    from pdbsearch.search import driver
+
+    monkeypatch.setattr(driver, "PROGRESS_DELAY", 0.05)
+    with driver._compile_notice(True):
+        time.sleep(0.3)
+    err = capsys.readouterr().err
+    assert "compiling the search kernels" in err and "compiled in" in err
+    with driver._compile_notice(True):
+        pass
+    with driver._compile_notice(False):
+        time.sleep(0.3)
+    time.sleep(0.1)   # a timer left running would fire now
+    assert capsys.readouterr().err == ""
