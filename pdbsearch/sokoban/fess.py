@@ -1,7 +1,8 @@
 """Sokoban on the FESS protocol (:mod:`pdbsearch.search.fess`).
 
 * **Moves**: macro moves of one box (:mod:`.macros`), limited to one
-  PI-corral when there is one; a child on a freeze deadlock is dropped at
+  PI-corral when there is one; a child on a freeze deadlock or on a
+  learned pattern (the portfolio's or this search's own) is dropped at
   generation (cheap); the expensive tests run lazily on the chosen move:
   the bipartite matching of the lower bound (with the puzzle's pattern
   databases when it uses them), which proves a position dead when the
@@ -129,6 +130,15 @@ def late_check(fp, key):
     for i in range(n):
         w.occ[w.boxes[i]] = 0
     return dead
+
+
+@nb.njit(cache=True, inline="always")
+def _learned_dead(fp, key, pi):
+    """True when ``key`` (player index ``pi``) matches a learned pattern:
+    the portfolio's, or this search's own stuck patterns."""
+    p = fp.base
+    return learned_match(fp.shared, key, p.box_mask, pi) or \
+        learned_match(p.learned, key, p.box_mask, pi)
 
 
 @nb.njit(cache=True, inline="always")
@@ -271,6 +281,11 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
                 _apply(p, key, desc, out_keys[m])
+                if _learned_dead(fp, out_keys[m], p.player_index[q]):
+                    # Dropped now, so no advisor spends its move on it.
+                    occ[c] = 0
+                    occ[s] = 1
+                    continue
                 if fp.h_rank != 0:
                     # The lower bound as the tie-break (and a dead child dropped now).
                     c_dist = heuristic(fp.rank_base, out_keys[m])

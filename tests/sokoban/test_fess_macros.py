@@ -134,3 +134,39 @@ def test_a_box_round_and_back_is_replayed_with_the_box_that_frees_the_player():
     boxes, player = replay_pushes(level, level.boxes, level.player, codes)
     assert boxes == level.boxes
     assert level.normalized_player(player, boxes) == level.normalized_player(bottom_right, boxes)
+
+
+@pytest.mark.parametrize("store", ["shared", "own"])
+def test_a_child_on_a_learned_pattern_is_not_generated(store):
+    """A learned pattern (the portfolio's store or the search's own stuck
+    patterns) drops, at generation, every child whose boxes contain it with
+    the player in its region, and only those."""
+    from pdbsearch.pdb.learned import learned_add
+
+    level = microban(36)
+    puzzle = SokobanPuzzle(level, "pushes", "matching", DEAD_ONLY)
+    domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False)
+    target = domain.params.shared if store == "shared" else domain.params.base.learned
+    box_mask = domain.params.base.box_mask
+    rng = np.random.default_rng(7)
+    dead = puzzle.dead_squares
+    for _ in range(6):
+        boxes, player = random_position(level, rng, avoid=dead)
+        key = puzzle.key_of(boxes, player)
+        before, _ = fess_children(domain, key)
+        if len(before) < 2:
+            continue
+        # The pattern: two boxes of one child (one of them the moved box),
+        # with every player cell allowed.
+        child_boxes = next(pos[0] for pos in before if pos[0] != boxes)
+        moved = next(iter(child_boxes - boxes))
+        other = min(child_boxes - {moved})
+        pattern = puzzle.key_of({moved, other}, player) & box_mask
+        learned_add(target, pattern, np.full(target.region.shape[1], ~np.uint64(0), np.uint64))
+        after, _ = fess_children(domain, key)
+        want = {pos: v for pos, v in before.items() if not {moved, other} <= pos[0]}
+        assert set(after) == set(want) and len(after) < len(before)
+        target.info[0] = 0          # forget the pattern for the next position
+        target.head[:] = -1
+        return
+    pytest.fail("no position with two children")
