@@ -6,7 +6,11 @@ A domain has two halves:
   numba).  A domain defines a ``NamedTuple`` class holding everything its
   kernels need (board geometry, tables, the chosen heuristic, a pattern
   database ...) and registers three jitted kernels for that class with
-  :func:`register_kernels`:
+  :func:`register_kernels`.  A class marked with
+  :func:`pdbsearch.byref.by_reference` and passed through
+  :func:`~pdbsearch.byref.to_ref` reaches the kernels as one pointer
+  instead of by value (Sokoban's: about 75 arrays, which made each kernel
+  that took them slow to compile):
 
   ``expand(params, key, out_keys, out_costs, out_moves) -> int``
       Writes the successors of the state ``key`` (a ``uint64[K]`` row) into

@@ -28,12 +28,14 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ..byref import by_reference
 from .features import CONNECTIVITY, OUT_OF_PLAN, UNPACKED
 
 #: Distance of an unreachable cell.
 FAR = 1 << 20
 
 
+@by_reference
 class AdvisorTables(NamedTuple):
     """Per-level tables and per-expansion scratch of the advisors."""
 

@@ -28,6 +28,8 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ..byref import by_reference
+
 #: Number of features, and how many of them (the first) name a cell.
 N_FEATURES = 5
 N_CELL_FEATURES = 4
@@ -43,6 +45,7 @@ _HOT_MAX = (1 << _HOT_BITS) - 1
 DIST_MAX = (1 << _DIST_BITS) - 1
 
 
+@by_reference
 class FeatureWork(NamedTuple):
     """Scratch of the component labelling."""
 

@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ..byref import by_reference, to_ref
 from ..puzzle import DEAD, copy_key, kernel_jit
 from ..search.fess import ADVISED, GOAL_CHILD, FessDomain, register_fess_kernels
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
@@ -72,6 +73,7 @@ HOTSPOT_SHARE = 0.1
 HOTSPOT_SECONDS = 3.0
 
 
+@by_reference
 class SokobanFessParams(NamedTuple):
     """What the Sokoban FESS kernels need, as seen inside numba."""
 
@@ -381,12 +383,12 @@ class SokobanFessDomain(FessDomain):
                              self.max_children, len(level.boxes))
         if adv.on:
             lone_reach(base.inside, base.deltas, base.index_cell, base.player_index, adv.reach)
-        self.params = SokobanFessParams(base, int(h_rank), rank_base,
+        self.params = to_ref(SokobanFessParams(base, int(h_rank), rank_base,
                                         naive_plan(len(level.goals), n_grid), adv,
                                         macro_work(n_grid), feature_work(n_grid),
                                         room_tables(level, n_grid, use_rooms),
                                         hotspot_tables(n_region, len(level.boxes)),
-                                        shared, int(stuck))
+                                        shared, int(stuck)))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
         self.plan_info: dict = {"plan": "naive"}

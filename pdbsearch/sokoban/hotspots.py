@@ -31,7 +31,10 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ..byref import by_reference
 
+
+@by_reference
 class HotspotTables(NamedTuple):
     """The blocking table and the per-position scratch, as the kernels see
     them."""

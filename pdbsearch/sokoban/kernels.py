@@ -32,6 +32,7 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from ..byref import by_reference
 from ..puzzle import copy_key, kernel_jit
 from ..search.store import hash_key, keys_equal
 from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, closed_diagonal_deadlock,
@@ -54,6 +55,7 @@ AREA, SEEN, LABEL, FROZEN, BASE, ROWS = 0, 1, 2, 3, 4, 5
 N_COUNTERS = 6
 
 
+@by_reference
 class SokobanWork(NamedTuple):
     """Scratch arrays of the kernels (see :func:`work_arrays`)."""
 
@@ -92,6 +94,7 @@ class SokobanWork(NamedTuple):
     pat_members: np.ndarray     #: int64[group, 4]: its boxes (-1 pads)
 
 
+@by_reference
 class PatternBoundParams(NamedTuple):
     """The k-box pattern databases as the bound reads them (see :mod:`.bounds`)."""
 
@@ -143,6 +146,7 @@ def perimeter_slot(per, key):
         s = (s + 1) & mask
 
 
+@by_reference
 class SokobanParams(NamedTuple):
     """What the Sokoban kernels need, as seen inside numba."""
 

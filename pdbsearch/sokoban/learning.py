@@ -42,6 +42,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ..byref import by_reference
 from ..pdb.learned import (DEFAULT_CAPACITY, FULL, LearnedPatterns, learned_add, learned_match,
                            new_store)
 from ..puzzle import copy_key, kernel_jit
@@ -72,6 +73,7 @@ N_COUNTERS = 8
 SOLVABLE, DEAD_SET, UNKNOWN = 0, 1, 2
 
 
+@by_reference
 class LearnWork(NamedTuple):
     """Scratch arrays of the local searches (see :func:`learn_work`)."""
 

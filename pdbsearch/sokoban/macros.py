@@ -43,10 +43,13 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ..byref import by_reference
+
 #: Side class of the DFS parent's part (any other class is a DFS child's cell).
 PARENT_SIDE = -1
 
 
+@by_reference
 class MacroWork(NamedTuple):
     """Scratch arrays of the macro search (see :func:`macro_work`)."""
 

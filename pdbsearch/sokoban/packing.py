@@ -37,6 +37,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ..byref import by_reference, to_ref
 from ..puzzle import copy_key, kernel_jit
 from ..search.common import EXHAUSTED, RUNNING, SOLVED
 from ..search.fess import FessDomain, FessSearch, GOAL_CHILD, register_fess_kernels
@@ -50,6 +51,7 @@ N_FEATURES = 3
 MAX_CHILDREN = 1 << 14
 
 
+@by_reference
 class PullParams(NamedTuple):
     """The pull game's tables and scratch, as seen inside numba."""
 
@@ -362,14 +364,14 @@ class PullDomain(FessDomain):
         for j, s in enumerate(starts):
             push_reach(inside, base.deltas, int(s), fwd[j])
         n_box = len(starts)
-        self.params = PullParams(
+        self.params = to_ref(PullParams(
             level.width, n_region, n_starts, 64 - player_bits, inside, base.goal, base.deltas,
             region, index, start_index, starts, base.nearest, fwd, np.zeros(n_grid, np.uint8),
             np.zeros(n_grid, np.uint8), np.zeros(n_box, np.int32), np.zeros(n_grid, np.int64),
             np.zeros(n_grid, np.int64), np.zeros(n_starts, np.uint8),
             np.full(n_starts, -1, np.int32), np.zeros(n_starts, np.int64),
             np.zeros(n_box + n_starts, np.int32), np.zeros(n_box + n_starts, np.int32),
-            np.zeros(2, np.int64), macro_work(n_grid), feature_work(n_grid))
+            np.zeros(2, np.int64), macro_work(n_grid), feature_work(n_grid)))
         self.max_children = min(MAX_CHILDREN, 4 * n_box * n_region)
         self.region = region
         self.starts = starts

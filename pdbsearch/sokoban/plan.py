@@ -14,7 +14,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..byref import by_reference
 
+
+@by_reference
 class PlanParams(NamedTuple):
     """The plan as the kernels read it."""
 

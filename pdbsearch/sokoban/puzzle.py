@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..byref import to_ref
 from ..errors import IllegalMoveError, PdbsearchError
 from ..pictures.frame import BOX, PLAYER, Block, Film, Frame, Scene
 from ..puzzle import Puzzle, Step, register_kernels
@@ -131,7 +132,7 @@ class SokobanPuzzle(Puzzle):
         # Without pattern tables (a one-box level) the pdb bound is the matching.
         bound = "matching" if self.heuristic_name == "pdb" and self.patterns is None \
             else self.heuristic_name
-        return SokobanParams(
+        return to_ref(SokobanParams(
             width=level.width, metric=METRICS.code(self.metric),
             heuristic=HEURISTICS.code(bound), incremental=1,
             freeze=int(rules.freeze), corral=int(rules.corral), tunnels=int(rules.tunnels),
@@ -151,7 +152,7 @@ class SokobanPuzzle(Puzzle):
             learned=pattern_store(layout.words, len(self.region), rules.learning is not False),
             learn=learn_work(n_grid, n_boxes, layout.words, len(self.region),
                              rules.learning is not False),
-            perimeter=no_perimeter(layout.words))
+            perimeter=no_perimeter(layout.words)))
 
     def start_is_goal(self) -> bool:
         """True when every box starts on a goal."""

@@ -29,10 +29,12 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from ..byref import by_reference
 from .model import Level
 from .tables import region_cells
 
 
+@by_reference
 class RoomTables(NamedTuple):
     """The room analysis as the kernels read it."""
 

@@ -1,0 +1,213 @@
+"""Params passed to the kernels by reference: one pointer, not 75 arrays.
+
+Numba passes a tuple argument by value: every array in it becomes seven
+machine arguments of every function that takes it.  Sokoban's params hold
+about 75 arrays and FESS's twice that, so each kernel that took them had
+hundreds of arguments to type, lower and optimise: most of the minutes a
+first ``--algo fess`` run spent compiling (``docs/benchmarks.md``,
+"Compile time").
+
+:func:`by_reference` marks a params ``NamedTuple`` class for this
+treatment; :func:`to_ref` turns one of its instances into a
+:class:`ParamsRef`, which numba sees as a single pointer to a struct with
+the same fields (marked tuples among the fields become pointers too).  In
+jitted code ``p.field`` reads as on the tuple.  In Python, attribute reads
+and ``_replace`` go to the tuple, kept beside the struct; the struct holds
+the same arrays, not copies, so what a kernel writes into one, Python sees.
+
+Memory: the struct (one allocation of numba's runtime, holding a reference
+to each of its arrays) lives as long as its :class:`ParamsRef`; jitted code
+only borrows it, so the kernels count no references
+(:data:`pdbsearch.puzzle.KERNEL_JIT_OPTIONS`) and passing it costs one
+machine word.  The jitted code must not outlive the Python object, which
+holds for every engine call (the caller keeps its params).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba as nb
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.core.datamodel import models
+from numba.core.extending import (NativeValue, intrinsic, lower_getattr_generic,
+                                  register_model, unbox)
+from numba.core.typing.templates import AttributeTemplate, infer_getattr
+
+__all__ = ["ParamsRef", "ParamsRefType", "by_reference", "is_by_reference", "to_ref"]
+
+_BY_REFERENCE = "__by_reference__"
+
+
+class ParamsRefType(types.Type):
+    """The numba type of a :class:`ParamsRef`: a pointer to a struct with the
+    fields of :attr:`instance_class` (a ``NamedTuple`` class marked with
+    :func:`by_reference`), typed as ``fields`` says."""
+
+    def __init__(self, instance_class: type, fields: tuple):
+        #: The NamedTuple class this struct stands for (the kernel registries
+        #: of :mod:`pdbsearch.puzzle` and :mod:`pdbsearch.search.fess` look
+        #: it up, as they do on a tuple's type).
+        self.instance_class = instance_class
+        self.fields = tuple((name, types.unliteral(t)) for name, t in fields)
+        self.field_dict = dict(self.fields)
+        self.payload = types.StructRefPayload(instance_class.__name__, self.fields)
+        cls = f"{instance_class.__module__}.{instance_class.__qualname__}"
+        super().__init__(name=f"ParamsRef[{cls}]{self.fields}")
+
+
+@register_model(ParamsRefType)
+class _PointerModel(models.PrimitiveModel):
+    """A struct reference is the address of its fields."""
+
+    def __init__(self, dmm, fe_type):
+        super().__init__(dmm, fe_type, ir.IntType(8).as_pointer())
+
+
+@infer_getattr
+class _FieldTypes(AttributeTemplate):
+    key = ParamsRefType
+
+    def generic_resolve(self, typ, attr):
+        return typ.field_dict.get(attr)
+
+
+@lower_getattr_generic(ParamsRefType)
+def _read_field(context, builder, typ, val, attr):
+    """``p.attr``: a load from the struct, borrowed (the struct keeps the
+    value alive, so no reference is counted even where the runtime is on)."""
+    payload = context.get_value_type(typ.payload)
+    data = cgutils.create_struct_proxy(typ.payload)(
+        context, builder, ref=builder.bitcast(val, payload.as_pointer()))
+    value = getattr(data, attr)
+    if context.enable_nrt:
+        # numba's convention: a getattr returns a new reference.
+        context.nrt.incref(builder, typ.field_dict[attr], value)
+    return value
+
+
+@unbox(ParamsRefType)
+def _unbox(typ, obj, c):
+    """From Python: the address the ParamsRef holds (no reference counted)."""
+    address = c.pyapi.object_getattr_string(obj, "_address")
+    pointer = c.pyapi.long_as_voidptr(address)
+    c.pyapi.decref(address)
+    return NativeValue(pointer, is_error=c.pyapi.c_api_error())
+
+
+def _destructor(context, module, payload_type):
+    """The function that drops the struct's references when it is freed."""
+    fnty = ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, cgutils.intp_t,
+                                           cgutils.voidptr_t])
+    fn = cgutils.get_or_insert_function(module, fnty, f"_Dtor.{payload_type.name}")
+    if fn.is_declaration:
+        builder = ir.IRBuilder(fn.append_basic_block())
+        ptr = builder.bitcast(fn.args[0], context.get_value_type(payload_type).as_pointer())
+        data = context.make_helper(builder, payload_type, ref=ptr)
+        context.nrt.decref(builder, payload_type, data._getvalue())
+        builder.ret_void()
+    return fn
+
+
+@intrinsic
+def _fill(typingctx, ref_type, values):
+    """A new runtime allocation holding ``values`` (a tuple in field order)
+    as the struct of ``ref_type``; each value's reference counted by it."""
+    payload_type = ref_type.instance_type.payload
+
+    def codegen(context, builder, signature, args):
+        _, tup = args
+        payload = context.get_value_type(payload_type)
+        meminfo = context.nrt.meminfo_alloc_dtor(
+            builder, context.get_constant(types.uintp, context.get_abi_sizeof(payload)),
+            _destructor(context, builder.module, payload_type))
+        ptr = builder.bitcast(context.nrt.meminfo_data(builder, meminfo), payload.as_pointer())
+        builder.store(cgutils.get_null_value(payload), ptr)
+        data = cgutils.create_struct_proxy(payload_type)(context, builder, ref=ptr)
+        for i, (name, ftype) in enumerate(payload_type.field_dict.items()):
+            value = builder.extract_value(tup, i)
+            context.nrt.incref(builder, ftype, value)
+            setattr(data, name, value)
+        return meminfo
+
+    return types.MemInfoPointer(types.voidptr)(ref_type, values), codegen
+
+
+@nb.njit(cache=True)
+def _construct(ref_type, values):
+    """Build a struct (cached on disk: compiled once per params type)."""
+    return _fill(ref_type, values)
+
+
+def by_reference(cls: type) -> type:
+    """Class decorator: instances of the ``NamedTuple`` class ``cls`` reach
+    the kernels as one pointer once passed through :func:`to_ref`."""
+    setattr(cls, _BY_REFERENCE, True)
+    return cls
+
+
+def is_by_reference(cls: type) -> bool:
+    """True if ``cls`` was marked with :func:`by_reference`."""
+    return bool(cls.__dict__.get(_BY_REFERENCE, False))
+
+
+class ParamsRef:
+    """A marked params tuple as the kernels see it (see the module doc).
+
+    Attribute reads, ``_replace``, iteration and equality work as on the
+    tuple (:attr:`tuple`)."""
+
+    __slots__ = ("_tuple", "_meminfo", "_address", "_numba_type_")
+
+    def __init__(self, params: tuple, values: tuple, ref_type: ParamsRefType):
+        self._meminfo = _construct(ref_type, values)
+        #: The address of the struct's fields, which jitted code receives.
+        self._address = self._meminfo.data
+        self._numba_type_ = ref_type
+        self._tuple = params
+
+    @property
+    def tuple(self) -> tuple:
+        """The NamedTuple (its marked fields as ParamsRef)."""
+        return self._tuple
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tuple, name)
+
+    def _replace(self, **changes: Any) -> "ParamsRef":
+        """A new struct with some fields changed (the tuple's ``_replace``)."""
+        return to_ref(self._tuple._replace(**changes))
+
+    def __iter__(self):
+        return iter(self._tuple)
+
+    def __len__(self) -> int:
+        return len(self._tuple)
+
+    def __getitem__(self, index):
+        return self._tuple[index]
+
+    def __reduce__(self):
+        return to_ref, (self._tuple,)
+
+    def __repr__(self) -> str:
+        return f"ParamsRef({self._tuple!r})"
+
+
+def to_ref(params: tuple) -> ParamsRef:
+    """The struct of a marked params tuple (one already: returned as is).
+    Marked tuples among its fields become structs first."""
+    if isinstance(params, ParamsRef):
+        return params
+    cls = type(params)
+    if not is_by_reference(cls):
+        raise TypeError(f"{cls.__name__} is not marked with by_reference")
+    changes = {name: to_ref(value) for name, value in zip(cls._fields, params)
+               if isinstance(value, tuple) and is_by_reference(type(value))}
+    if changes:
+        params = params._replace(**changes)
+    values = tuple(params)
+    ref_type = ParamsRefType(cls, tuple((name, nb.typeof(v))
+                                        for name, v in zip(cls._fields, values)))
+    return ParamsRef(params, values, ref_type)

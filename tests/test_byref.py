@@ -1,0 +1,136 @@
+"""Params passed to the kernels by reference (pdbsearch.byref)."""
+
+from __future__ import annotations
+
+import gc
+import pickle
+import sys
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+import pytest
+
+from pdbsearch.byref import ParamsRef, by_reference, is_by_reference, to_ref
+from pdbsearch.puzzle import KERNEL_JIT_OPTIONS
+
+
+@by_reference
+class Inner(NamedTuple):
+    values: np.ndarray
+    k: int
+
+
+@by_reference
+class Outer(NamedTuple):
+    a: np.ndarray
+    grid: np.ndarray
+    inner: Inner
+    pair: tuple          # an unmarked tuple stays a tuple inside the struct
+    n: int
+    x: float
+
+
+class Unmarked(NamedTuple):
+    a: np.ndarray
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def _read_all(p, i):
+    """Every kind of field, from a kernel compiled without reference counting."""
+    return (p.a[i] + p.grid[1, i] + p.inner.values[i] + p.inner.k + p.pair[0][i]
+            + p.pair[1] + p.n + p.x)
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def _bump(p, i):
+    p.a[i] += 1
+    p.inner.values[i] += 10
+
+
+@nb.njit(cache=True)
+def _read_with_runtime(p, i):
+    """The same reads where numba counts references (and may allocate)."""
+    out = np.empty(2, np.int64)
+    out[0] = p.a[i] + p.inner.values[i]
+    out[1] = p.n
+    return out
+
+
+def _outer(a=None):
+    a = np.arange(5, dtype=np.int64) if a is None else a
+    return Outer(a, np.arange(10, dtype=np.int64).reshape(2, 5),
+                 Inner(np.arange(5, dtype=np.int64) * 3, 7),
+                 (np.arange(5, dtype=np.int64) * 100, 1000), 10000, 0.5)
+
+
+def _expected(t, i):
+    return (t.a[i] + t.grid[1, i] + t.inner.values[i] + t.inner.k + t.pair[0][i]
+            + t.pair[1] + t.n + t.x)
+
+
+def test_kernels_read_what_the_tuple_holds():
+    t = _outer()
+    p = to_ref(t)
+    for i in range(5):
+        assert _read_all(p, i) == _expected(t, i)
+    assert list(_read_with_runtime(p, 2)) == [t.a[2] + t.inner.values[2], t.n]
+
+
+def test_the_struct_holds_the_same_arrays_not_copies():
+    t = _outer()
+    p = to_ref(t)
+    _bump(p, 3)
+    assert t.a[3] == 4 and p.a[3] == 4
+    assert t.inner.values[3] == 19 and p.inner.values[3] == 19
+
+
+def test_python_reads_and_replace_work_as_on_the_tuple():
+    t = _outer()
+    p = to_ref(t)
+    assert isinstance(p.inner, ParamsRef)       # marked fields become structs
+    assert p.inner.k == 7 and p.n == 10000 and p.x == 0.5
+    assert isinstance(p.pair, tuple)
+    q = p._replace(n=5, inner=Inner(np.zeros(5, np.int64), 1))
+    assert isinstance(q, ParamsRef) and isinstance(q.inner, ParamsRef)
+    assert _read_all(q, 0) == t.a[0] + t.grid[1, 0] + 0 + 1 + 0 + 1000 + 5 + 0.5
+    assert _read_all(p, 0) == _expected(t, 0)   # the first struct is unchanged
+    assert len(p) == 6 and list(p)[4] == 10000 and p[5] == 0.5
+    assert to_ref(p) is p
+
+
+def test_calls_from_python_leak_no_reference_and_the_arrays_are_freed():
+    a = np.arange(5, dtype=np.int64)
+    before = sys.getrefcount(a)
+    p = to_ref(_outer(a))
+    held = sys.getrefcount(a)
+    assert held > before
+    for _ in range(2000):
+        _read_all(p, 1)
+        _read_with_runtime(p, 1)
+    assert p._meminfo.refcount == 1
+    assert sys.getrefcount(a) == held
+    del p
+    gc.collect()
+    assert sys.getrefcount(a) == before
+
+
+def test_a_pickled_struct_reads_the_same():
+    t = _outer()
+    q = pickle.loads(pickle.dumps(to_ref(t)))
+    assert isinstance(q, ParamsRef)
+    assert _read_all(q, 4) == _expected(t, 4)
+
+
+def test_only_marked_tuples_become_structs():
+    assert is_by_reference(Outer) and not is_by_reference(Unmarked)
+    with pytest.raises(TypeError, match="Unmarked is not marked"):
+        to_ref(Unmarked(np.zeros(1)))
+
+
+def test_two_structs_of_one_shape_share_their_compiled_code():
+    p, q = to_ref(_outer()), to_ref(_outer(np.arange(5, dtype=np.int64) + 1))
+    _read_all(p, 0)
+    _read_all(q, 0)
+    assert nb.typeof(p) == nb.typeof(q)
+    assert len(_read_all.signatures) == 1
