@@ -34,6 +34,7 @@ from numba.core.datamodel import models
 from numba.core.extending import (NativeValue, intrinsic, lower_getattr_generic,
                                   register_model, unbox)
 from numba.core.typing.templates import AttributeTemplate, infer_getattr
+from numba.experimental.jitclass.base import imp_dtor
 
 __all__ = ["ParamsRef", "ParamsRefType", "by_reference", "is_by_reference", "to_ref"]
 
@@ -55,6 +56,10 @@ class ParamsRefType(types.Type):
         self.payload = types.StructRefPayload(instance_class.__name__, self.fields)
         cls = f"{instance_class.__module__}.{instance_class.__qualname__}"
         super().__init__(name=f"ParamsRef[{cls}]{self.fields}")
+
+    def get_data_type(self):
+        """The struct's own type (numba's destructor builder asks for it)."""
+        return self.payload
 
 
 @register_model(ParamsRefType)
@@ -96,20 +101,6 @@ def _unbox(typ, obj, c):
     return NativeValue(pointer, is_error=c.pyapi.c_api_error())
 
 
-def _destructor(context, module, payload_type):
-    """The function that drops the struct's references when it is freed."""
-    fnty = ir.FunctionType(ir.VoidType(), [cgutils.voidptr_t, cgutils.intp_t,
-                                           cgutils.voidptr_t])
-    fn = cgutils.get_or_insert_function(module, fnty, f"_Dtor.{payload_type.name}")
-    if fn.is_declaration:
-        builder = ir.IRBuilder(fn.append_basic_block())
-        ptr = builder.bitcast(fn.args[0], context.get_value_type(payload_type).as_pointer())
-        data = context.make_helper(builder, payload_type, ref=ptr)
-        context.nrt.decref(builder, payload_type, data._getvalue())
-        builder.ret_void()
-    return fn
-
-
 @intrinsic
 def _fill(typingctx, ref_type, values):
     """A new runtime allocation holding ``values`` (a tuple in field order)
@@ -121,7 +112,7 @@ def _fill(typingctx, ref_type, values):
         payload = context.get_value_type(payload_type)
         meminfo = context.nrt.meminfo_alloc_dtor(
             builder, context.get_constant(types.uintp, context.get_abi_sizeof(payload)),
-            _destructor(context, builder.module, payload_type))
+            imp_dtor(context, builder.module, ref_type.instance_type))
         ptr = builder.bitcast(context.nrt.meminfo_data(builder, meminfo), payload.as_pointer())
         builder.store(cgutils.get_null_value(payload), ptr)
         data = cgutils.create_struct_proxy(payload_type)(context, builder, ref=ptr)
@@ -155,8 +146,8 @@ def is_by_reference(cls: type) -> bool:
 class ParamsRef:
     """A marked params tuple as the kernels see it (see the module doc).
 
-    Attribute reads, ``_replace``, iteration and equality work as on the
-    tuple (:attr:`tuple`)."""
+    Attribute reads, ``_replace``, iteration, ``len`` and indexing work as
+    on the tuple."""
 
     __slots__ = ("_tuple", "_meminfo", "_address", "_numba_type_")
 
@@ -166,11 +157,6 @@ class ParamsRef:
         self._address = self._meminfo.data
         self._numba_type_ = ref_type
         self._tuple = params
-
-    @property
-    def tuple(self) -> tuple:
-        """The NamedTuple (its marked fields as ParamsRef)."""
-        return self._tuple
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._tuple, name)

@@ -579,10 +579,8 @@ def heuristic(p, key):
     else:
         pattern = 0
         if p.heuristic == PDB:
-            # first: a dead pattern spares the matching.  np.int64(n): numba
-            # would otherwise also compile the callee for n typed as the
-            # literal 0 of decode_boxes's start (5 s of a first run, wasted).
-            pattern = pattern_bound(p, boxes, np.int64(n), player)
+            # first: a dead pattern spares the matching
+            pattern = pattern_bound(p, boxes, n, player)
             if pattern >= DEAD:
                 return DEAD
         total = matching_bound(p, boxes, n)

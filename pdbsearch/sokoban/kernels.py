@@ -211,7 +211,9 @@ def work_arrays(n_grid: int, n_boxes: int, n_groups: int) -> SokobanWork:
 @nb.njit(cache=True, inline="always")
 def decode_boxes(p, key, out):
     """Write the box cells of ``key`` into ``out``; returns how many."""
-    n = 0
+    # int64 from the start: a literal 0 here made numba compile non-inlined
+    # callees taking ``n`` (pattern_bound) a second time, for Literal[int](0).
+    n = np.int64(0)
     for w in range(key.shape[0]):
         word = key[w] & p.box_mask[w]
         while word != 0:
