@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import sys
 
 
@@ -76,3 +77,32 @@ def configure_jit_cache(version: str) -> str | None:
     if numba is not None:
         numba.config.CACHE_DIR = str(folder)
     return folder
+
+
+def tolerate_unreadable_indexes() -> None:
+    """Make a numba cache index that cannot be unpickled a cache miss.
+
+    numba's index of a cached function pickles the types of every signature
+    compiled for it.  A generic kernel (a search engine, the struct builder
+    of :mod:`pdbsearch.byref`) called once with a class that this process
+    cannot import (a test module's, a user's ``__main__``) leaves an index
+    that numba fails to read here, with an ImportError from deep inside the
+    first call of that kernel.  Treated as a miss, the kernel is compiled
+    again and the index rewritten with what this process can read.  Call
+    after importing numba; calling again does nothing.
+    """
+    from numba.core import caching
+
+    cache_file = getattr(caching, "IndexDataCacheFile", None)
+    load_index = getattr(cache_file, "_load_index", None)
+    if load_index is None or getattr(load_index, "_pdbsearch_tolerant", False):
+        return  # a numba without this method: leave it as it is
+
+    def _load_index(self):
+        try:
+            return load_index(self)
+        except (ImportError, AttributeError, EOFError, pickle.UnpicklingError):
+            return {}
+
+    _load_index._pdbsearch_tolerant = True
+    cache_file._load_index = _load_index

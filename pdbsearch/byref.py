@@ -36,9 +36,13 @@ from numba.core.extending import (NativeValue, intrinsic, lower_getattr_generic,
 from numba.core.typing.templates import AttributeTemplate, infer_getattr
 from numba.experimental.jitclass.base import imp_dtor
 
+from ._jit_cache import tolerate_unreadable_indexes
+
 __all__ = ["ParamsRef", "ParamsRefType", "by_reference", "is_by_reference", "to_ref"]
 
 _BY_REFERENCE = "__by_reference__"
+
+tolerate_unreadable_indexes()
 
 
 class ParamsRefType(types.Type):
@@ -125,10 +129,28 @@ def _fill(typingctx, ref_type, values):
     return types.MemInfoPointer(types.voidptr)(ref_type, values), codegen
 
 
-@nb.njit(cache=True)
 def _construct(ref_type, values):
-    """Build a struct (cached on disk: compiled once per params type)."""
+    """Build a struct of ``ref_type`` from ``values``."""
     return _fill(ref_type, values)
+
+
+#: Compiled once per params type, kept on disk for the package's own classes.
+_construct_cached = nb.njit(cache=True)(_construct)
+
+#: The same for classes of other modules (tests, a user's script), never
+#: written to disk: numba's cache index pickles the types of every
+#: signature it holds, and one naming a class that another process cannot
+#: import (``tests.test_byref.Outer``, ``__main__.Params``) would make the
+#: whole index unreadable there, for the package's own types too.
+_construct_private = nb.njit(cache=False)(_construct)
+
+
+def _constructor(instance_class: type):
+    """The compiled constructor fit for ``instance_class`` (see above)."""
+    package = __name__.split(".")[0]
+    if instance_class.__module__.split(".")[0] == package:
+        return _construct_cached
+    return _construct_private
 
 
 def by_reference(cls: type) -> type:
@@ -152,7 +174,7 @@ class ParamsRef:
     __slots__ = ("_tuple", "_meminfo", "_address", "_numba_type_")
 
     def __init__(self, params: tuple, values: tuple, ref_type: ParamsRefType):
-        self._meminfo = _construct(ref_type, values)
+        self._meminfo = _constructor(ref_type.instance_class)(ref_type, values)
         #: The address of the struct's fields, which jitted code receives.
         self._address = self._meminfo.data
         self._numba_type_ = ref_type

@@ -52,6 +52,7 @@ from numba.core.errors import NumbaIRAssumptionWarning
 from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
+from ._jit_cache import tolerate_unreadable_indexes
 from .errors import PdbsearchError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,6 +61,10 @@ if TYPE_CHECKING:  # pragma: no cover
 # Inlining the domain kernels into the engines makes numba's internal
 # pedantic SSA check complain about variables it renamed; the code is fine.
 warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
+
+# The engines are generic: a domain defined in a test or a user's script
+# must not leave an index the next process cannot read.
+tolerate_unreadable_indexes()
 
 #: Heuristic value meaning "no goal can be reached from here": prune.
 DEAD = 1 << 30

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gc
+import os
 import pickle
+import subprocess
 import sys
 from typing import NamedTuple
 
@@ -134,3 +136,55 @@ def test_two_structs_of_one_shape_share_their_compiled_code():
     _read_all(q, 0)
     assert nb.typeof(p) == nb.typeof(q)
     assert len(_read_all.signatures) == 1
+
+
+def _run_elsewhere(tmp_path, script: str, *args: str) -> subprocess.CompletedProcess:
+    """Run ``script`` in a process that cannot import this test module
+    (another working folder, no PYTHONPATH), as a user's next command."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run([sys.executable, "-c", script, *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_test_class_stays_out_of_the_on_disk_cache(tmp_path):
+    """Structs of this module's classes are built, and the cached builder's
+    index still unpickles in a process that cannot import this module (it
+    held ``tests.test_byref.Outer`` once, and every later command crashed)."""
+    from pdbsearch.byref import _construct_cached
+    from pdbsearch.sokoban.plan import naive_plan
+
+    to_ref(naive_plan(3, 10))          # a package class: written to the cache
+    _outer()                           # this module's classes: kept in memory
+    index = _construct_cached._cache._cache_file._index_path
+    assert os.path.exists(index)
+    script = ("import pickle, sys, pdbsearch.byref\n"
+              "with open(sys.argv[1], 'rb') as f:\n"
+              "    pickle.load(f)\n"
+              "    stamp, overloads = pickle.loads(f.read())\n"
+              "print(len(overloads))\n")
+    done = _run_elsewhere(tmp_path, script, index)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) >= 1
+
+
+class _Foreign(NamedTuple):
+    """Stands for a class another process cannot import."""
+
+    a: int
+
+
+def test_an_unreadable_cache_index_is_a_miss(tmp_path):
+    """An index naming a class this process cannot import reads as empty
+    (numba compiles again) instead of raising from the kernel's first call."""
+    from numba.core.caching import IndexDataCacheFile
+
+    IndexDataCacheFile(str(tmp_path), "kernel", "stamp")._save_index({(_Foreign(1),): "kernel.0.nbc"})
+    load = ("import sys\n"
+            "from numba.core.caching import IndexDataCacheFile\n"
+            "{guard}"
+            "print(IndexDataCacheFile(sys.argv[1], 'kernel', 'stamp')._load_index())\n")
+    unguarded = _run_elsewhere(tmp_path, load.format(guard=""), str(tmp_path))
+    assert unguarded.returncode != 0 and "ModuleNotFoundError" in unguarded.stderr
+    guarded = _run_elsewhere(tmp_path, load.format(guard="import pdbsearch.puzzle\n"), str(tmp_path))
+    assert guarded.returncode == 0, guarded.stderr
+    assert guarded.stdout.strip() == "{}"
