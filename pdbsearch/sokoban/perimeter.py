@@ -15,6 +15,14 @@ and where the pulls are few and forced, so a perimeter pays.
   reachable) with a free cell ``y + d`` behind it; the box comes to ``y``,
   the player to ``y + d``.  Undone, it is the push of the box on ``y``
   towards ``b``: code ``y * MOVE_BASE + opposite(d)``.
+* **Pruned**: a pull that brings a box to a cell no start square's box can
+  be pushed to (lone-box pushes, :func:`back_distances`): such a position
+  is never met from the start, nor is anything pulled from it, since a box
+  that leaves that cell by pulls never gets back to a start square.  The
+  table stays complete for what matters: breadth-first alone, every stored
+  depth is still the optimum (a forward path from a stored position never
+  puts a box there either), and an exhausted table still proves the level
+  unsolvable.
 * **Order**: expansions alternate between the oldest position not yet
   expanded (breadth-first: a perimeter around the goal) and, with
   ``greedy`` (the default), the one whose boxes are nearest the start
@@ -247,6 +255,9 @@ def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area
                 z = y + d
                 if area[y] != tag or p.inside[z] == 0 or occ[z] != 0 or p.box_bit[y] < 0:
                     continue
+                if order.back[y] >= FAR_BACK:
+                    # No start square's box gets to y: neither does the start.
+                    continue
                 occ[b] = 0
                 occ[y] = 1
                 c[STAMP] += 1
@@ -346,8 +357,7 @@ class PerimeterSearch:
         self._order = GreedyOrder(int(greedy), np.zeros(perimeter.table.keys.shape[0], np.uint8),
                                   np.zeros(n_cap), np.zeros(n_cap, np.int32),
                                   np.zeros(n_cap, np.int32), np.zeros(2, np.int64),
-                                  back_distances(puzzle) if greedy
-                                  else np.zeros(n_grid, np.int32))
+                                  back_distances(puzzle))
 
     def load_kernels(self) -> None:
         """Compile (or load) the chunk kernel, on a budget of nothing."""

@@ -60,6 +60,25 @@ def dead_squares(level: Level) -> np.ndarray:
     return dead
 
 
+def start_reachable(level: Level) -> frozenset[int]:
+    """Floor cells a lone box can be pushed to from some start square.
+
+    Forwards: a box on ``c`` pushed along ``d`` needs floor on ``c - d``
+    (where the player stands) and on ``c + d``; the player's access is
+    ignored, so a cell left out is surely out of every box's reach."""
+    deltas = _deltas(level)
+    reached = set(level.boxes)
+    todo = deque(level.boxes)
+    while todo:
+        c = todo.popleft()
+        for d in deltas:
+            nxt = c + d
+            if nxt not in reached and level.is_floor(nxt) and level.is_floor(c - d):
+                reached.add(nxt)
+                todo.append(nxt)
+    return frozenset(reached)
+
+
 def _dead_set(level: Level, prune_dead: bool) -> frozenset[int]:
     if not prune_dead:
         return frozenset()

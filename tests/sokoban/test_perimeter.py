@@ -18,7 +18,7 @@ from pdbsearch.sokoban.kernels import SLOT_MASK, in_perimeter
 from pdbsearch.sokoban.perimeter import (FIRST_SLOTS, FOUND, STORED, PerimeterSearch,
                                          bytes_per_position)
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
-from pdbsearch.testing.sokoban import bfs_min_pushes
+from pdbsearch.testing.sokoban import bfs_min_pushes, dead_squares, start_reachable
 
 from .helpers import SMALL_MICROBAN, microban, xsb
 
@@ -93,6 +93,31 @@ def test_a_level_no_push_solves_is_proved_unsolvable_backwards():
     _, engine = _perimeter(level)
     assert _run_out(engine) == EXHAUSTED
     assert engine.perimeter.table.counters[FOUND] == -1
+
+
+#: Microban levels with cells a box can be pulled to from the goals but
+#: pushed to from no start square (found by :func:`start_reachable`).
+BACKWARD_ONLY_CELLS = (8, 10, 27)
+
+
+@pytest.mark.parametrize("number", BACKWARD_ONLY_CELLS)
+def test_the_backward_search_stores_no_box_where_no_start_box_goes(number):
+    """A pull onto a cell no start square's box reaches is not stored: the
+    start is never met that way.  Breadth-first, the table is otherwise as
+    complete as before: the start is met at its optimal push count."""
+    level = microban(number)
+    dead = set(np.flatnonzero(dead_squares(level)).tolist())
+    out_of_reach = set(level.floor_cells()) - dead - start_reachable(level)
+    assert out_of_reach, "the level has no cell to test on"
+    puzzle, engine = _perimeter(level, greedy=False)
+    assert _run_out(engine) == SOLVED
+    keys = engine.solution_keys()
+    _, cost = puzzle.check_solution(engine.solution_codes(keys))
+    assert cost == bfs_min_pushes(level)
+    table = puzzle.perimeter.table
+    for index in range(int(table.counters[STORED])):
+        boxes, _ = puzzle.position_of(table.keys[index])
+        assert not boxes & out_of_reach, puzzle.render(table.keys[index])
 
 
 def test_a_forward_path_ending_on_the_perimeter_is_carried_to_the_goal():
