@@ -171,7 +171,9 @@ def _seed(p, per, parent, code, occ, mark, stack, row):
 
 class GreedyOrder(NamedTuple):
     """Every other expansion, the stored position whose boxes are nearest
-    the start squares (a backward greedy search towards the start)."""
+    the start squares (a backward greedy search towards the start).  Its
+    ``back`` distances also prune, with the greedy order off too: a pull
+    onto a cell at :data:`FAR_BACK` is never stored."""
 
     on: int
     closed: np.ndarray   #: uint8[capacity]: expanded
