@@ -23,6 +23,13 @@ and where the pulls are few and forced, so a perimeter pays.
   depth is still the optimum (a forward path from a stored position never
   puts a box there either), and an exhausted table still proves the level
   unsolvable.
+* **Pruned, too**: a pull after which some box off the start squares can
+  never be pulled again (:func:`_stuck_off_start`, the backward game's
+  freeze deadlock): a set of boxes each of whose four pulls needs a cell
+  that is a wall or another box of the set never moves, backwards or
+  forwards.  The same reasoning keeps the depths and exhaustion sound: a
+  position a stored one leads to by pushes has those boxes where they
+  are, so it would be pruned too.
 * **Order**: expansions alternate between the oldest position not yet
   expanded (breadth-first: a perimeter around the goal) and, with
   ``greedy`` (the default), the one whose boxes are nearest the start
@@ -196,6 +203,51 @@ def back_distances(puzzle) -> np.ndarray:
     return np.minimum(dist[0], FAR_BACK)
 
 
+@kernel_jit
+def _stuck_off_start(p, boxes, n, moved, to, occ, mark, tag, back):
+    """True when, box ``moved`` (its index in ``boxes``; ``occ`` still
+    shows it where it was) now on ``to``, some box off the start squares
+    can never be pulled again.
+
+    The largest set of boxes none of which can be pulled while the others
+    stay (a pull along ``d`` needs the player on ``b + d`` and a free cell
+    ``b + 2d`` to step back to; a wall or a box of the set blocks it) is
+    found by dropping the boxes that can, until none can: ``mark`` holds
+    ``tag`` on its cells.  Its boxes never move again, so a position with
+    one of them off the start squares (``back`` nonzero) never becomes the
+    start.  Only a set holding the moved box can be new (one without it
+    blocked the same way before the pull, and the position pulled from
+    was kept), so a moved box with an open pull ends the check at once."""
+    came_from = boxes[moved]
+    for k in range(4):
+        d = p.deltas[k]
+        a = to + d
+        if p.inside[a] != 0 and (occ[a] == 0 or a == came_from):
+            if p.inside[a + d] != 0 and (occ[a + d] == 0 or a + d == came_from):
+                return False
+    for j in range(n):
+        mark[to if j == moved else boxes[j]] = tag
+    changed = True
+    while changed:
+        changed = False
+        for j in range(n):
+            b = to if j == moved else boxes[j]
+            if mark[b] != tag:
+                continue
+            for k in range(4):
+                d = p.deltas[k]
+                if (p.inside[b + d] != 0 and mark[b + d] != tag
+                        and p.inside[b + 2 * d] != 0 and mark[b + 2 * d] != tag):
+                    mark[b] = 0    # this pull is possible: the box may move
+                    changed = True
+                    break
+    for j in range(n):
+        b = to if j == moved else boxes[j]
+        if mark[b] == tag and back[b] != 0:
+            return True
+    return False
+
+
 @nb.njit(**ENGINE_JIT_OPTIONS)
 def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area, mark,
                     stack, row, order):
@@ -259,6 +311,9 @@ def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area
                     continue
                 if order.back[y] >= FAR_BACK:
                     # No start square's box gets to y: neither does the start.
+                    continue
+                c[STAMP] += 1
+                if _stuck_off_start(p, boxes, n, j, y, occ, mark, c[STAMP], order.back):
                     continue
                 occ[b] = 0
                 occ[y] = 1

@@ -79,6 +79,27 @@ def start_reachable(level: Level) -> frozenset[int]:
     return frozenset(reached)
 
 
+def stuck_off_start(level: Level, boxes) -> bool:
+    """True when some box of ``boxes`` off the level's start squares can
+    never be pulled again (the backward game's freeze deadlock).
+
+    Pulling a box on ``b`` along ``d`` takes floor on ``b + d`` and on
+    ``b + 2d``, neither holding a box that never moves.  The boxes that
+    never move are what is left after dropping, again and again, every box
+    with a possible pull."""
+    deltas = _deltas(level)
+    stuck = set(boxes)
+    changed = True
+    while changed:
+        changed = False
+        for b in sorted(stuck):
+            if any(level.is_floor(b + d) and b + d not in stuck
+                   and level.is_floor(b + 2 * d) and b + 2 * d not in stuck for d in deltas):
+                stuck.discard(b)
+                changed = True
+    return any(b not in level.boxes for b in stuck)
+
+
 def _dead_set(level: Level, prune_dead: bool) -> frozenset[int]:
     if not prune_dead:
         return frozenset()

@@ -18,7 +18,8 @@ from pdbsearch.sokoban.kernels import SLOT_MASK, in_perimeter
 from pdbsearch.sokoban.perimeter import (FIRST_SLOTS, FOUND, STORED, PerimeterSearch,
                                          bytes_per_position)
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
-from pdbsearch.testing.sokoban import bfs_min_pushes, dead_squares, start_reachable
+from pdbsearch.testing.sokoban import (bfs_min_pushes, dead_squares, start_reachable,
+                                       stuck_off_start)
 
 from .helpers import SMALL_MICROBAN, microban, xsb
 
@@ -118,6 +119,28 @@ def test_the_backward_search_stores_no_box_where_no_start_box_goes(number):
     for index in range(int(table.counters[STORED])):
         boxes, _ = puzzle.position_of(table.keys[index])
         assert not boxes & out_of_reach, puzzle.render(table.keys[index])
+
+
+#: Microban levels whose backward search met positions with a box off the
+#: start squares that can never be pulled again (before they were pruned).
+STUCK_BACKWARDS = (2, 7, 16, 37)
+
+
+@pytest.mark.parametrize("number", STUCK_BACKWARDS)
+def test_the_backward_search_stores_no_box_that_can_never_be_pulled_again(number):
+    """The backward game's freeze deadlock (the plain-Python
+    :func:`stuck_off_start` decides it) is never stored, and breadth-first
+    the start is still met at its optimal push count."""
+    level = microban(number)
+    puzzle, engine = _perimeter(level, greedy=False)
+    assert _run_out(engine) == SOLVED
+    keys = engine.solution_keys()
+    _, cost = puzzle.check_solution(engine.solution_codes(keys))
+    assert cost == bfs_min_pushes(level)
+    table = puzzle.perimeter.table
+    for index in range(int(table.counters[STORED])):
+        boxes, _ = puzzle.position_of(table.keys[index])
+        assert not stuck_off_start(level, boxes), puzzle.render(table.keys[index])
 
 
 def test_a_forward_path_ending_on_the_perimeter_is_carried_to_the_goal():
