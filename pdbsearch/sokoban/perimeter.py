@@ -217,7 +217,8 @@ def _stuck_off_start(p, boxes, n, moved, to, occ, mark, tag, back):
     one of them off the start squares (``back`` nonzero) never becomes the
     start.  Only a set holding the moved box can be new (one without it
     blocked the same way before the pull, and the position pulled from
-    was kept), so a moved box with an open pull ends the check at once."""
+    was kept, or is a root, whose level then has no solution anyway), so a
+    moved box with an open pull ends the check at once."""
     came_from = boxes[moved]
     for k in range(4):
         d = p.deltas[k]

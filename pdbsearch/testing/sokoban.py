@@ -42,17 +42,7 @@ def dead_squares(level: Level) -> np.ndarray:
     dead (the converse need not hold).  Returns a bool array of shape
     ``(height, width)``; walls and outside cells are False.
     """
-    deltas = _deltas(level)
-    live = set(level.goals)
-    todo = deque(level.goals)
-    while todo:
-        c = todo.popleft()
-        for d in deltas:
-            prev = c - d
-            if (prev not in live and level.is_floor(prev)
-                    and level.is_floor(c - 2 * d)):
-                live.add(prev)
-                todo.append(prev)
+    live = _lone_box_reach(level, level.goals, pulls=True)
     dead = np.zeros((level.height, level.width), dtype=bool)
     for cell in level.floor_cells():
         if cell not in live:
@@ -60,23 +50,30 @@ def dead_squares(level: Level) -> np.ndarray:
     return dead
 
 
-def start_reachable(level: Level) -> frozenset[int]:
-    """Floor cells a lone box can be pushed to from some start square.
-
-    Forwards: a box on ``c`` pushed along ``d`` needs floor on ``c - d``
-    (where the player stands) and on ``c + d``; the player's access is
-    ignored, so a cell left out is surely out of every box's reach."""
+def _lone_box_reach(level: Level, sources, pulls: bool) -> set[int]:
+    """Cells a lone box gets to from ``sources``, by pushes (a box on ``c``
+    moved along ``d`` to ``c + d``, the player behind it on ``c - d``) or
+    by ``pulls`` (the player on ``c + d`` steps back to ``c + 2d``).  Both
+    cells must be floor; the player's access is ignored, so a cell left out
+    is surely out of reach."""
     deltas = _deltas(level)
-    reached = set(level.boxes)
-    todo = deque(level.boxes)
+    reached = set(sources)
+    todo = deque(sources)
     while todo:
         c = todo.popleft()
         for d in deltas:
             nxt = c + d
-            if nxt not in reached and level.is_floor(nxt) and level.is_floor(c - d):
+            player = nxt + d if pulls else c - d
+            if nxt not in reached and level.is_floor(nxt) and level.is_floor(player):
                 reached.add(nxt)
                 todo.append(nxt)
-    return frozenset(reached)
+    return reached
+
+
+def start_reachable(level: Level) -> frozenset[int]:
+    """Floor cells a lone box can be pushed to from some start square (a
+    cell left out is surely out of every box's reach)."""
+    return frozenset(_lone_box_reach(level, level.boxes, pulls=False))
 
 
 def stuck_off_start(level: Level, boxes) -> bool:

@@ -96,6 +96,21 @@ def test_a_level_no_push_solves_is_proved_unsolvable_backwards():
     assert engine.perimeter.table.counters[FOUND] == -1
 
 
+def _stored_after_optimal_bfs(level):
+    """Run the backward search breadth-first to the start, check that it
+    meets it at the optimal push count (the plain-Python forward BFS's),
+    and yield every stored position: ``(box cells, its picture)``."""
+    puzzle, engine = _perimeter(level, greedy=False)
+    assert _run_out(engine) == SOLVED
+    keys = engine.solution_keys()
+    _, cost = puzzle.check_solution(engine.solution_codes(keys))
+    assert cost == bfs_min_pushes(level)
+    table = puzzle.perimeter.table
+    for index in range(int(table.counters[STORED])):
+        boxes, _ = puzzle.position_of(table.keys[index])
+        yield boxes, puzzle.render(table.keys[index])
+
+
 #: Microban levels with cells a box can be pulled to from the goals but
 #: pushed to from no start square (found by :func:`start_reachable`).
 BACKWARD_ONLY_CELLS = (8, 10, 27)
@@ -110,15 +125,8 @@ def test_the_backward_search_stores_no_box_where_no_start_box_goes(number):
     dead = set(np.flatnonzero(dead_squares(level)).tolist())
     out_of_reach = set(level.floor_cells()) - dead - start_reachable(level)
     assert out_of_reach, "the level has no cell to test on"
-    puzzle, engine = _perimeter(level, greedy=False)
-    assert _run_out(engine) == SOLVED
-    keys = engine.solution_keys()
-    _, cost = puzzle.check_solution(engine.solution_codes(keys))
-    assert cost == bfs_min_pushes(level)
-    table = puzzle.perimeter.table
-    for index in range(int(table.counters[STORED])):
-        boxes, _ = puzzle.position_of(table.keys[index])
-        assert not boxes & out_of_reach, puzzle.render(table.keys[index])
+    for boxes, picture in _stored_after_optimal_bfs(level):
+        assert not boxes & out_of_reach, picture
 
 
 #: Microban levels whose backward search met positions with a box off the
@@ -132,15 +140,8 @@ def test_the_backward_search_stores_no_box_that_can_never_be_pulled_again(number
     :func:`stuck_off_start` decides it) is never stored, and breadth-first
     the start is still met at its optimal push count."""
     level = microban(number)
-    puzzle, engine = _perimeter(level, greedy=False)
-    assert _run_out(engine) == SOLVED
-    keys = engine.solution_keys()
-    _, cost = puzzle.check_solution(engine.solution_codes(keys))
-    assert cost == bfs_min_pushes(level)
-    table = puzzle.perimeter.table
-    for index in range(int(table.counters[STORED])):
-        boxes, _ = puzzle.position_of(table.keys[index])
-        assert not stuck_off_start(level, boxes), puzzle.render(table.keys[index])
+    for boxes, picture in _stored_after_optimal_bfs(level):
+        assert not stuck_off_start(level, boxes), picture
 
 
 def test_a_forward_path_ending_on_the_perimeter_is_carried_to_the_goal():
