@@ -12,6 +12,9 @@ with a description of the machine, to a JSON file.
     python scripts/bench_sokoban_perimeter.py                          # the dev sets, 3 s
     python scripts/bench_sokoban_perimeter.py --sets holland --only 17,27 --time-limit 30
 
+It shares the option checks and the folder names of
+``bench_sokoban_solving.py`` (imported from beside it).
+
 Levels are solved for pushes with the pruning rules the portfolio uses;
 the first level of a run pays the compile time of the kernel (reported
 apart, not counted in its time).  ``status`` is ``solved``, ``unsolvable``
@@ -28,6 +31,9 @@ import sys
 import time
 from pathlib import Path
 
+from bench_sokoban_solving import DEV_SETS, PUZZLES, ROOT, chosen_numbers, chosen_sets
+
+from pdbsearch.cli.options import positive_float, positive_int, positive_int_list
 from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import load_average, machine_info
 from pdbsearch.search.common import EXHAUSTED, EXPANDED, RUNNING, SOLVED
@@ -35,9 +41,6 @@ from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.formats import load_levels
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 
-ROOT = Path(__file__).resolve().parents[1]
-PUZZLES = ROOT / "puzzles" / "sokoban"
-DEV_SETS = ("holland", "grigr2002", "sasquatch5")
 #: Expansions between two looks at the clock.
 CHUNK = 20_000
 
@@ -71,26 +74,27 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", default=",".join(DEV_SETS),
                         help="comma-separated set names in puzzles/sokoban (default the dev sets)")
-    parser.add_argument("--time-limit", type=float, default=3.0,
+    parser.add_argument("--time-limit", type=positive_float, default=3.0,
                         help="CPU seconds per level (default 3)")
-    parser.add_argument("--only", default=None, metavar="N,N,...",
+    parser.add_argument("--only", type=positive_int_list, default=None, metavar="N,N,...",
                         help="only these level numbers (one set)")
-    parser.add_argument("--memory-limit", type=int, default=4000, metavar="MB",
+    parser.add_argument("--memory-limit", type=positive_int, default=4000, metavar="MB",
                         help="memory the table is sized from (default 4000)")
-    parser.add_argument("--json", default="bench_sokoban_perimeter.json",
+    parser.add_argument("--json", default=str(ROOT / "bench-results" /
+                                              "bench_sokoban_perimeter.json"),
                         help="where to write the results")
     args = parser.parse_args(argv)
-    names = [n for n in args.sets.split(",") if n]
-    only = None if args.only is None else {int(n) for n in args.only.split(",")}
-    if only is not None and len(names) != 1:
+    names = chosen_sets(parser, args.sets)
+    if args.only is not None and len(names) != 1:
         parser.error("--only takes one set")
     out = {"machine": machine_info(), "options": vars(args), "sets": {}}
     for name in names:
         levels = load_levels(PUZZLES / f"{name}.txt")
+        numbers = set(chosen_numbers(parser, args.only, len(levels), name))
         rows = []
         print(f"{name}: level boxes status pushes expanded stored cpu_s")
         for number, level in enumerate(levels, start=1):
-            if only is not None and number not in only:
+            if number not in numbers:
                 continue
             row = {"number": number, **run_level(level, args.time_limit, args.memory_limit)}
             rows.append(row)
@@ -110,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
               f"level ({summary['cpu_seconds_solved']} s on those); "
               f"{summary['expanded_per_cpu_second']:,} expanded per CPU s")
     out["load_average_at_end"] = load_average()
-    atomic_write_text(Path(args.json), json.dumps(out, indent=1) + "\n")
+    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(args.json, json.dumps(out, indent=1) + "\n")
     print(f"wrote {args.json}")
     return 0
 

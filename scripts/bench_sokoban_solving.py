@@ -35,8 +35,10 @@ import time
 from pathlib import Path
 
 from pdbsearch.batch.levels import run_levels
+from pdbsearch.cli.options import positive_float, positive_int, positive_int_list, weight
 from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import load_average, machine_info
+from pdbsearch.search import ALGORITHMS
 from pdbsearch.sokoban.collection import RunOptions, summary_table, totals
 from pdbsearch.sokoban.formats import load_levels
 from pdbsearch.sokoban.puzzle import Rules
@@ -85,18 +87,43 @@ def set_table(name: str, records, cmp: dict) -> str:
             f"(YASS {cmp['yass_seconds']:.1f} s); {t['expanded']:,} expanded, {rate} per CPU s")
 
 
+def chosen_sets(parser: argparse.ArgumentParser, text: str) -> list[str]:
+    """The set names of ``--sets``, each a file in puzzles/sokoban (else a
+    usage error naming the sets there)."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    missing = [name for name in names if not (PUZZLES / f"{name}.txt").is_file()]
+    if missing or not names:
+        known = ", ".join(sorted(path.stem for path in PUZZLES.glob("*.txt")))
+        parser.error(f"no level set {', '.join(missing) or repr(text)} in {PUZZLES} "
+                     f"(there are: {known})")
+    return names
+
+
+def chosen_numbers(parser: argparse.ArgumentParser, only: list[int] | None, n_levels: int,
+                   name: str) -> list[int]:
+    """The level numbers of ``--only`` (all when None), each checked
+    against the set's size (else a usage error)."""
+    if only is None:
+        return list(range(1, n_levels + 1))
+    beyond = [n for n in only if n > n_levels]
+    if beyond:
+        parser.error(f"--only: {name} has {n_levels} levels, no level {beyond[0]}")
+    return list(only)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", default=",".join(DEV_SETS),
                         help="comma-separated set names in puzzles/sokoban (default the "
                              "three dev sets)")
-    parser.add_argument("--algo", default="fess", help="search algorithm (default fess)")
-    parser.add_argument("--weight", type=float, default=1.0,
+    parser.add_argument("--algo", choices=list(ALGORITHMS), default="fess",
+                        help="search algorithm (default fess)")
+    parser.add_argument("--weight", type=weight, default=1.0,
                         help="weight of h for --algo wastar (default 1)")
     parser.add_argument("--heuristic", default="pdb",
                         help="the puzzles' heuristic (default pdb, the command line's: "
                              "each level's pattern tables are built within its limit)")
-    parser.add_argument("--time-limit", type=float, default=5.0,
+    parser.add_argument("--time-limit", type=positive_float, default=5.0,
                         help="seconds of search per level (default 5)")
     parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
                         help="what the limit counts: CPU seconds of the search (default: "
@@ -105,17 +132,22 @@ def main(argv=None) -> int:
     parser.add_argument("--learning", choices=["auto", "on", "off"], default="auto",
                         help="learned deadlock patterns: left to the algorithm (default), "
                              "always, never")
-    parser.add_argument("--first", type=int, help="only the first N levels of each set")
-    parser.add_argument("--only", default="", metavar="N,N,...",
+    parser.add_argument("--first", type=positive_int,
+                        help="only the first N levels of each set")
+    parser.add_argument("--only", type=positive_int_list, default=None, metavar="N,N,...",
                         help="only these level numbers (one set)")
-    parser.add_argument("--jobs", type=int, default=1, help="levels at once (default 1)")
-    parser.add_argument("--threads", type=int, default=None,
+    parser.add_argument("--jobs", type=positive_int, default=1,
+                        help="levels at once (default 1)")
+    parser.add_argument("--threads", type=positive_int, default=None,
                         help="threads per level (default: the cores shared among the jobs; "
                              "only --algo fess uses more than one)")
     parser.add_argument("--json", default=str(ROOT / "bench-results" /
                                               "bench_sokoban_solving.json"),
                         help="where to write the results")
     args = parser.parse_args(argv)
+    names = chosen_sets(parser, args.sets)
+    if args.only is not None and len(names) != 1:
+        parser.error("--only takes one set")
 
     info = machine_info()
     print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
@@ -129,12 +161,10 @@ def main(argv=None) -> int:
     report = {"machine": info, "options": options.describe(), "sets": {}}
     lines = []
     interrupted = False
-    for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
+    for name in names:
         levels = load_levels(PUZZLES / f"{name}.txt")
-        numbers = list(range(1, len(levels) + 1))
-        if args.only:
-            numbers = [int(x) for x in args.only.split(",")]
-        elif args.first:
+        numbers = chosen_numbers(parser, args.only, len(levels), name)
+        if args.first and args.only is None:
             numbers = numbers[:args.first]
         chosen = [levels[n - 1] for n in numbers]
         t0 = time.perf_counter()

@@ -218,3 +218,24 @@ def test_the_command_line_never_fails_with_a_traceback(tmp_path, capsys, seed, e
     err = capsys.readouterr().err
     assert code in (0, 2, 3, 4), err
     assert "Traceback" not in err and "internal error" not in err
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(ALPHABET + ",", max_size=20),
+                 st.lists(st.integers(min_value=-3, max_value=10 ** 16), max_size=5)
+                 .map(lambda numbers: ",".join(map(str, numbers)))))
+def test_a_list_of_level_numbers_parses_or_says_why(text):
+    """``--only``'s parser (scripts' benchmarks): whole numbers > 0 come
+    back as written; anything else is an argparse error, never a crash."""
+    import argparse
+
+    from pdbsearch.cli.options import MAX_DIGITS, positive_int_list
+    try:
+        numbers = positive_int_list(text)
+    except argparse.ArgumentTypeError:
+        parts = [p.strip().replace("_", "") for p in text.split(",") if p.strip()]
+        assert not parts or not all(p.isascii() and p.isdigit() and 0 < len(p) <= MAX_DIGITS
+                                    and int(p) > 0 for p in parts)
+        return
+    assert numbers and all(n > 0 for n in numbers)
+    assert numbers == [int(p.strip().replace("_", "")) for p in text.split(",") if p.strip()]

@@ -32,6 +32,14 @@ def positive_int(text: str) -> int:
     return value
 
 
+def positive_int_list(text: str) -> list[int]:
+    """Comma-separated whole numbers > 0 (``3,17,40``)."""
+    parts = [part for part in text.split(",") if part.strip()]
+    if not parts:
+        raise argparse.ArgumentTypeError(f"no numbers in {_shown(text)}")
+    return [positive_int(part) for part in parts]
+
+
 def positive_float(text: str) -> float:
     """A finite number > 0."""
     try:
