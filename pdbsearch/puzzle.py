@@ -258,6 +258,15 @@ class Puzzle(ABC):
         cannot be searched by ``algo`` (called before any table is built);
         every algorithm is accepted by default."""
 
+    def backward_search(self, limits) -> Any:
+        """An engine that searches backwards from the goal, breadth-first,
+        beside A* and weighted A*, or None (the default): the positions it
+        stores become goals of the forward search, their heuristic their
+        exact distance, and every position it does not hold gets at least
+        its depth + 1 (Sokoban's perimeter, :mod:`pdbsearch.search.bidirectional`).
+        Created when the search starts, after :meth:`tune`."""
+        return None
+
     def complete_solution(self, keys: list[np.ndarray],
                           codes: list[int]) -> tuple[list[np.ndarray], list[int]]:
         """The states and moves of a solution whose search ended on a state

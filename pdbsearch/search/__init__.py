@@ -17,6 +17,7 @@ from ..errors import PdbsearchError, ResourceLimit
 from ..puzzle import Puzzle
 from .bestfirst import BestFirstSearch
 from .bfs import BreadthFirstSearch
+from .bidirectional import beside_backward_search
 from .driver import run_engine, solved_at_start
 from .idastar import IterativeDeepeningSearch
 from .result import Limits, SearchResult, Status
@@ -36,6 +37,9 @@ class Algorithm:
     needs_unit_costs: bool = False
     #: False when a solution carries no bound whatever the heuristic
     bounded: bool = True
+    #: True: runs beside the puzzle's backward search when it has one
+    #: (:mod:`.bidirectional`; the bound holds)
+    beside_backward: bool = False
 
     def guarantee(self, puzzle: Puzzle, weight: float) -> float | None:
         """The bound a solution of this algorithm carries on ``puzzle``."""
@@ -50,9 +54,10 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
     Algorithm("bfs", "breadth-first search (optimal for unit costs, no heuristic)",
               lambda p, w, lim: BreadthFirstSearch(p), needs_unit_costs=True),
     Algorithm("astar", "A* (optimal with an admissible heuristic)",
-              lambda p, w, lim: BestFirstSearch(p, 1.0)),
+              lambda p, w, lim: BestFirstSearch(p, 1.0), beside_backward=True),
     Algorithm("wastar", "weighted A*, f = g + α·h (cost <= α × optimal)",
-              lambda p, w, lim: BestFirstSearch(p, w), uses_weight=True),
+              lambda p, w, lim: BestFirstSearch(p, w), uses_weight=True,
+              beside_backward=True),
     Algorithm("idastar", "IDA* with a transposition table (optimal, little memory; proves "
                          "a board unsolvable once its table holds every reachable state)",
               lambda p, w, lim: IterativeDeepeningSearch(p, lim.memory_bytes())),
@@ -159,6 +164,8 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
         limits = replace(limits, time_seconds=max(0.0, limits.time_seconds - spent))
     puzzle.tune(algo, weight)
     engine = spec.make(puzzle, weight, limits)
+    if spec.beside_backward and spec.guarantee(puzzle, weight) is not None:
+        engine = beside_backward_search(puzzle, engine, member_label(algo, weight), limits)
     result = run_engine(puzzle, engine, algo=algo, weight=weight,
                         bound=spec.guarantee(puzzle, weight), limits=limits,
                         progress=progress)

@@ -2,7 +2,11 @@
 
 One kernel serves all three.  Nodes are tested for the goal when expanded,
 so A* with an admissible heuristic returns an optimal solution, and weighted
-A* a solution of cost at most α × optimal.  When a cheaper path to a stored
+A* a solution of cost at most α × optimal.  A goal test may also accept a
+position known to reach the goal (Sokoban's perimeter, filled while the
+search runs); with ``requeue_goals`` such a position is accepted only at
+its current f (its heuristic then is its exact distance), and queued again
+if it was queued with less, so that the guarantees hold for it too.  When a cheaper path to a stored
 state is found, the state is reopened, which keeps these guarantees for
 inconsistent (but admissible) heuristics too.  States the heuristic proves
 dead are stored as closed, so that they are not evaluated again.
@@ -23,7 +27,7 @@ from .store import NodeStore, find_slot
 
 @nb.njit(**ENGINE_JIT_OPTIONS)
 def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
-                     stats, fstats, g_weight, h_weight, budget,
+                     stats, fstats, g_weight, h_weight, requeue_goals, budget,
                      out_keys, out_costs, out_moves):
     """Run best-first search for at most ``budget`` expansions."""
     cap = keys.shape[0]
@@ -44,6 +48,13 @@ def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
         if f > fstats[F_LOWER]:
             fstats[F_LOWER] = f
         if kernel_is_goal(params, keys[node]):
+            if requeue_goals:
+                # Queued before its distance was known (its f then was only
+                # a bound): wait for its turn at the exact f.
+                exact = g_weight * gn + h_weight * kernel_heuristic(params, keys[node])
+                if exact > f:
+                    stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN], exact, gn, node)
+                    continue
             stats[GOAL] = node
             return SOLVED
         closed[node] = 1
@@ -93,6 +104,9 @@ class BestFirstSearch:
         self.weight = float(weight)
         self.greedy = greedy
         self.name = "greedy" if greedy else ("astar" if self.weight == 1.0 else "wastar")
+        #: Accept a goal only at its exact f (see the module doc): on when a
+        #: search backwards fills the goal set while a bounded search runs.
+        self.requeue_goals = False
         self.store = NodeStore(puzzle.key_words)
         self.closed = np.zeros(self.store.capacity, dtype=np.uint8)
         self.heap = Heap()
@@ -128,7 +142,7 @@ class BestFirstSearch:
         return best_first_chunk(self.puzzle.params, st.keys, st.g, st.parent,
                                 self.closed, st.slots, hp.f, hp.g, hp.node,
                                 self.stats, self.fstats, self.g_weight,
-                                self.h_weight, budget, *self.buffers)
+                                self.h_weight, self.requeue_goals, budget, *self.buffers)
 
     def load_kernels(self) -> None:
         """Compile or load every kernel a run may call (see the driver)."""

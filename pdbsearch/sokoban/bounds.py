@@ -17,7 +17,8 @@ import numpy as np
 
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
 from ..puzzle import DEAD, kernel_jit
-from .kernels import BASE, ROWS, SEEN, decode_boxes, perimeter_depth, player_of
+from .kernels import (BASE, ROWS, SEEN, decode_boxes, perimeter_depth, perimeter_floor,
+                      player_of)
 from .learning import is_learned_dead
 from .matching import min_cost_matching, rematch_row
 from .tables import UNREACHABLE
@@ -544,8 +545,10 @@ def heuristic(p, key):
     O(n²) per changed row (a row is unchanged when its box has the same
     cell and the same reachable sides) instead of being rebuilt in O(n³).
 
-    With a perimeter on (``--algo fess``), a position it holds gets its
-    pushes to the goal along the stored way instead.
+    With a perimeter on (``--algo fess``; breadth-first beside A* and
+    weighted A*), a position it holds gets its pushes to the goal along the
+    stored way instead, and one it does not hold at least the perimeter's
+    floor (:func:`.kernels.perimeter_floor`).
     """
     known = perimeter_depth(p, key)
     if known >= 0:
@@ -588,6 +591,9 @@ def heuristic(p, key):
             return DEAD
         if pattern > total:
             total = pattern
+    floor = perimeter_floor(p)
+    if total < floor:
+        total = floor   # a perimeter filled breadth-first holds all that is nearer
     if p.metric == MOVES and total > 0:
         # Every push costs its walk + 1 and the pushes left are >= total,
         # so the walk to the next push can be added.

@@ -116,16 +116,23 @@ class PerimeterTable(NamedTuple):
     keys: np.ndarray        #: uint64[capacity, K]
     slots: np.ndarray       #: int32[power of two]: index + 1 of a stored key, 0 empty
     depth: np.ndarray       #: int32[capacity]: pushes from the position to the goal
-    counters: np.ndarray    #: int64[5]: stored, next to expand, found, stamp, slot mask
+    #: int64[6]: stored, next to expand, found, stamp, slot mask, floor
+    counters: np.ndarray
 
 
 #: Slot of ``PerimeterTable.counters`` holding the mask of the slots in use.
 SLOT_MASK = 4
+#: Slot of ``PerimeterTable.counters`` holding the *floor*: pushes that every
+#: position the table does not hold needs at least (0 unless the table was
+#: filled breadth-first, :func:`perimeter_floor`).
+FLOOR = 5
+#: Length of ``PerimeterTable.counters``.
+N_COUNTERS = 6
 
 
 def no_perimeter(key_words: int) -> PerimeterTable:
     """The placeholder of searches without a perimeter."""
-    counters = np.zeros(5, np.int64)
+    counters = np.zeros(N_COUNTERS, np.int64)
     counters[SLOT_MASK] = 1
     return PerimeterTable(0, np.zeros((1, key_words), np.uint64), np.zeros(2, np.int32),
                           np.zeros(1, np.int32), counters)
@@ -429,6 +436,15 @@ def perimeter_depth(p, key):
         return -1
     i = perimeter_index(per, key)
     return per.depth[i] if i >= 0 else -1
+
+
+@nb.njit(cache=True, inline="always")
+def perimeter_floor(p):
+    """Pushes that every position the perimeter does not hold needs at
+    least: with its breadth-first layers complete to depth ``D``, ``D + 1``
+    (0 when off, or when it was not filled breadth-first)."""
+    per = p.perimeter
+    return per.counters[FLOOR] if per.on != 0 else 0
 
 
 @nb.njit(cache=True, inline="always")

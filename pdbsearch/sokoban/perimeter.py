@@ -74,7 +74,7 @@ from ..search.common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, GENERATED,
 from ..search.heap import heap_pop, heap_push
 from ..search.store import keys_equal
 from .advisors import push_distances
-from .kernels import (MOVE_BASE, SLOT_MASK, PerimeterTable, decode_boxes, flip_bit,
+from .kernels import (FLOOR, MOVE_BASE, N_COUNTERS, SLOT_MASK, PerimeterTable, decode_boxes, flip_bit,
                       perimeter_index, perimeter_slot, player_of, set_player)
 from .tables import flood_smallest
 
@@ -112,7 +112,7 @@ def new_table(key_words: int, memory_bytes: int) -> tuple[PerimeterTable, np.nda
     n_slots = 1 << (2 * capacity - 1).bit_length()
     table = PerimeterTable(1, np.zeros((capacity, key_words), np.uint64),
                            np.zeros(n_slots, np.int32), np.zeros(capacity, np.int32),
-                           np.zeros(5, np.int64))
+                           np.zeros(N_COUNTERS, np.int64))
     table.counters[FOUND] = -1
     table.counters[SLOT_MASK] = min(FIRST_SLOTS, n_slots) - 1
     return table, np.zeros(capacity, np.int32), np.zeros(capacity, np.int32)
@@ -287,6 +287,10 @@ def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area
                 return EXHAUSTED
             i = c[HEAD]
             c[HEAD] = i + 1
+            if order.on == 0:
+                # Breadth-first alone: every position of depth < depth[i]
+                # is expanded, so every one of depth <= depth[i] is stored.
+                c[FLOOR] = per.depth[i] + 1
         order.closed[i] = 1
         done += 1
         stats[EXPANDED] += 1

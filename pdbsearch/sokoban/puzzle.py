@@ -323,8 +323,9 @@ class SokobanPuzzle(Puzzle):
         shares of the first."""
         if self.metric != "pushes":
             return []
-        return [("perimeter", 1.0, 0.3), ("fess-only", 1.0, 0.28), ("wastar", 2.0, 0.28),
-                ("greedy", 1.0, 0.14)]
+        members = [("perimeter", 1.0, 0.3), ("fess-only", 1.0, 0.28), ("wastar", 2.0, 0.28),
+                   ("greedy", 1.0, 0.14)]
+        return [m for m in members if self.rules.perimeter or m[0] != "perimeter"]
 
     def check_algorithm(self, algo: str) -> None:
         """FESS (alone or in its portfolio) solves for pushes: walking is
@@ -344,6 +345,20 @@ class SokobanPuzzle(Puzzle):
         self.perimeter = Perimeter(self, limits.memory_bytes())
         self.params = self.params._replace(perimeter=self.perimeter.table)
         return PerimeterSearch(self, self.perimeter)
+
+    def backward_search(self, limits):
+        """Beside A* and weighted A* under the pushes metric: the perimeter
+        filled breadth-first (:mod:`.perimeter`), so that its depths are the
+        optimal pushes and its last complete layer bounds every position it
+        does not hold (:mod:`pdbsearch.search.bidirectional`).  None under
+        the moves metric (its depths count pushes), with the zero heuristic
+        (a search asked to estimate nothing) and with ``--no-perimeter``."""
+        if self.metric != "pushes" or self.heuristic_name == "zero" or not self.rules.perimeter:
+            return None
+        from .perimeter import Perimeter, PerimeterSearch
+        self.perimeter = Perimeter(self, limits.memory_bytes())
+        self.params = self.params._replace(perimeter=self.perimeter.table)
+        return PerimeterSearch(self, self.perimeter, greedy=False)
 
     def complete_solution(self, keys, codes):
         """A path that ends on a perimeter position, carried on to the goal

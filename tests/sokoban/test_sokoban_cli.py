@@ -83,7 +83,9 @@ def test_solve_json_has_the_hakoiri_keys_plus_pushes_steps_lurd(capsys):
     assert code == 0
     data = json.loads(out)
     base = SearchResult(Status.SOLVED, "astar", 1.0, "sokoban", "pushes", "matching").to_dict()
-    assert set(data) == set(base) | {"pushes", "steps", "lurd"}
+    # and the figures of A* and the perimeter beside it
+    assert set(data) == set(base) | {"pushes", "steps", "lurd", "astar"}
+    assert set(data["astar"]["members"]) == {"perimeter", "astar"}
     level = load_levels(MICROBAN)[2]
     assert check_solution(level, data["lurd"]) == (data["pushes"], data["steps"])
     assert data["cost"] == data["pushes"] == 13 and data["optimal"]
@@ -93,7 +95,7 @@ def test_solve_text_output_and_rule_switches(capsys):
     code, out, _ = run(capsys, "solve", str(MICROBAN), "--level", "2", "--metric",
                        "moves", "--no-freeze", "--no-corral", "--no-tunnels",
                        "--no-dead-squares", "--no-tunnel-macros", "--no-diagonal",
-                       "--no-learning")
+                       "--no-perimeter", "--no-learning")
     assert code == 0
     assert "move-optimal" in out and "rules none" in out
     assert "lurd: " in out

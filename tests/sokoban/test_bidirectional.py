@@ -1,0 +1,158 @@
+"""A* and weighted A* beside the perimeter filled breadth-first
+(:mod:`pdbsearch.search.bidirectional`): the floor it sets is a bound, its
+depths are exact, and the costs stay optimal (within α) however the two
+searches take turns, against the plain-Python push BFS."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pdbsearch.search import Limits, Status, solve
+from pdbsearch.search.bestfirst import BestFirstSearch
+from pdbsearch.search.common import (EXHAUSTED, RUNNING, SOLVED, evaluate_heuristic,
+                                     move_between)
+from pdbsearch.sokoban.kernels import FLOOR
+from pdbsearch.sokoban.perimeter import STORED
+from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
+from pdbsearch.testing.sokoban import bfs_min_pushes, dead_squares
+
+from .helpers import SMALL_MICROBAN, microban, python_successors
+
+LIMITS = Limits(memory_mb=256)
+
+
+def _beside(level, heuristic: str, weight: float = 1.0, rules: Rules | None = None):
+    """A puzzle tuned for A* (or weighted A*), its breadth-first perimeter
+    and the forward engine, not yet interleaved."""
+    puzzle = SokobanPuzzle(level, heuristic=heuristic, rules=rules or Rules())
+    puzzle.prepare()
+    puzzle.tune("astar", weight)
+    forward = BestFirstSearch(puzzle, weight)
+    backward = puzzle.backward_search(LIMITS)
+    forward.requeue_goals = True
+    return puzzle, backward, forward
+
+
+def _pushes_left(level, boxes, player) -> int | None:
+    return bfs_min_pushes(level.with_state(boxes, player))
+
+
+def _random_reachable(level, rng, dead, steps: int):
+    """The end of a random walk of up to ``steps`` pushes from the start
+    (a position the forward search may meet: the perimeter's pruning and
+    floor hold for those only)."""
+    boxes, player = level.boxes, level.player
+    for _ in range(int(rng.integers(0, steps + 1))):
+        nexts = sorted(python_successors(level, boxes, player, "pushes", dead),
+                       key=lambda s: s[3])
+        if not nexts:
+            break
+        boxes, player = nexts[int(rng.integers(len(nexts)))][:2]
+    return boxes, player
+
+
+@pytest.mark.parametrize("number", (2, 4, 7, 12, 25))
+def test_the_floor_and_the_depths_bound_every_position(number):
+    """After a part of the backward search, for positions on an optimal
+    path and at the end of random walks from the start: the heuristic never exceeds the plain-Python BFS
+    distance; a position nearer than the floor is stored; a stored one has
+    its exact distance."""
+    level = microban(number)
+    rng = np.random.default_rng(number)
+    dead = frozenset(np.flatnonzero(dead_squares(level)).tolist())
+    optimal_path = solve(SokobanPuzzle(level, heuristic="simple",
+                                       rules=Rules(tunnel_macros=False)), "bfs").path_keys
+    for budget in (1, 20, 200):
+        puzzle, backward, _ = _beside(level, "pdb")
+        assert backward.run(budget) in (RUNNING, SOLVED)
+        table = puzzle.perimeter.table
+        floor = int(table.counters[FLOOR])
+        assert floor >= 1 and int(table.counters[STORED]) > 0
+        positions = [puzzle.position_of(k) for k in optimal_path]
+        positions += [_random_reachable(level, rng, dead, 12) for _ in range(15)]
+        for boxes, player in positions:
+            truth = _pushes_left(level, boxes, player)
+            key = puzzle.key_of(boxes, player)
+            index = puzzle.perimeter.index_of(key)
+            picture = puzzle.render(key)
+            if truth is None:
+                assert index < 0, picture
+                continue
+            assert evaluate_heuristic(puzzle.params, key) <= truth, picture
+            if truth < floor:
+                assert index >= 0, picture
+            if index >= 0:
+                assert int(table.depth[index]) == truth, picture
+
+
+def _interleaved(backward, forward, rng):
+    """Run the two in random turns, to the end: ``(SOLVED or EXHAUSTED,
+    the engine that ended the search)``.  The forward search takes short
+    turns, the backward one mostly none and now and then a burst, so that
+    positions queued with their bound alone join the perimeter later."""
+    while True:
+        code = forward.run(int(rng.integers(1, 8)))
+        if code in (SOLVED, EXHAUSTED):
+            return code, forward
+        if code != RUNNING:
+            forward.grow(code)
+        code = backward.run(int(rng.choice([0, 0, 0, 1, 5, 50])))
+        if code in (SOLVED, EXHAUSTED):
+            return code, backward
+
+
+#: Small Microban levels, and three (6, 11, 13) where a goal queued before
+#: it joined the perimeter, if accepted at once, ended the search with a
+#: longer solution than the optimum.
+TAKING_TURNS = SMALL_MICROBAN + (6, 11, 13)
+
+
+@pytest.mark.parametrize("weight", [1.0, 2.0])
+@pytest.mark.parametrize("number", TAKING_TURNS)
+def test_optimal_within_alpha_however_the_two_take_turns(number, weight):
+    """Random schedules of the two searches: the cost the forward search
+    (or the perimeter) ends with is the plain-Python optimum (A*), at most
+    α times it (weighted A*), and the solution replays."""
+    level = microban(number)
+    optimum = bfs_min_pushes(level)
+    rng = np.random.default_rng(1000 * number + int(weight))
+    for _ in range(12):
+        puzzle, backward, forward = _beside(level, "simple", weight)
+        code, winner = _interleaved(backward, forward, rng)
+        assert code == SOLVED
+        keys = winner.solution_keys()
+        if winner is backward:
+            codes = backward.solution_codes(keys)
+        else:
+            codes = [move_between(puzzle, a, b)[0] for a, b in zip(keys, keys[1:])]
+            keys, codes = puzzle.complete_solution(keys, codes)
+        _, cost = puzzle.check_solution(codes)
+        assert optimum <= cost <= weight * optimum
+
+
+@pytest.mark.parametrize("number", (5, 12, 25))
+def test_the_solve_command_runs_astar_beside_the_perimeter(number):
+    """``solve`` with A* (pushes, a heuristic): the perimeter is a member,
+    the solution optimal; under the moves metric, with the zero heuristic
+    and with ``--no-perimeter`` there is none."""
+    level = microban(number)
+    result = solve(SokobanPuzzle(level), "astar", limits=Limits(time_seconds=60))
+    assert result.status is Status.SOLVED and result.optimal
+    assert result.cost == bfs_min_pushes(level)
+    assert set(result.extra["astar"]["members"]) == {"perimeter", "astar"}
+    for other in (SokobanPuzzle(level, metric="moves", heuristic="matching"),
+                  SokobanPuzzle(level, heuristic="zero"),
+                  SokobanPuzzle(level, rules=Rules(perimeter=False))):
+        result = solve(other, "astar", limits=Limits(time_seconds=60))
+        assert result.status is Status.SOLVED and "astar" not in result.extra
+
+
+def test_a_limit_reports_the_forward_search_bound():
+    """Stopped by a limit, A* beside the perimeter still reports the
+    largest f it expanded as the lower bound."""
+    level = microban(9)
+    result = solve(SokobanPuzzle(level), "astar", limits=Limits(nodes=3))
+    assert result.status is Status.LIMIT
+    assert result.lower_bound is not None
+    assert 0 < result.lower_bound <= bfs_min_pushes(level)
