@@ -264,7 +264,9 @@ class Puzzle(ABC):
         stores become goals of the forward search, their heuristic their
         exact distance, and every position it does not hold gets at least
         its depth + 1 (Sokoban's perimeter, :mod:`pdbsearch.search.bidirectional`).
-        Created when the search starts, after :meth:`tune`."""
+        Created when the search starts, after :meth:`tune`; besides the
+        engine protocol it answers ``floor_raised()``, how many bounds its
+        floor raised so far (its share of the time follows that)."""
         return None
 
     def complete_solution(self, keys: list[np.ndarray],

@@ -22,15 +22,65 @@ The two run as a :class:`~pdbsearch.search.portfolio.PortfolioSearch` of
 two members sharing the time; either may end the search (the backward one
 by storing the start: its depth then is the optimum), and its lower bound
 is the forward search's.
+
+**Shares.**  The perimeter pays where its floor decides the bound, which
+depends on the level: on Microban 144 (36 pushes, bound 24 at the start)
+the floor raised a quarter of the forward search's bounds after two
+seconds; on Microban 153 (336 pushes, the bound exact at the start) and
+holland 39 under 5 %, and there a fixed 0.3 of the time was lost.  So the
+backward search starts with :data:`FIRST_SHARE` and, once it has had
+:data:`WARM_UP_SECONDS`, its share follows the fraction of the forward
+search's new positions whose bound the floor raised (``floor_raised()`` of
+the backward engine), between :data:`MIN_SHARE` and :data:`MAX_SHARE`,
+measured over every :data:`WINDOW` positions generated.
 """
 
 from __future__ import annotations
 
+from .common import GENERATED
 from .portfolio import Member, PortfolioSearch
 
-#: Share of the time the backward search gets (measured on Microban and the
-#: development sets; docs/benchmarks.md).
-BACKWARD_SHARE = 0.3
+#: Share of the time the backward search starts with.
+FIRST_SHARE = 0.3
+#: CPU seconds the backward search runs at its first share before its share
+#: follows what it is worth.
+WARM_UP_SECONDS = 1.0
+#: Bounds of the backward search's share.
+MIN_SHARE, MAX_SHARE = 0.05, 0.5
+#: Positions the forward search generates between two reviews of the shares.
+WINDOW = 20_000
+
+
+class BidirectionalSearch(PortfolioSearch):
+    """A bounded forward search and the backward search beside it (see the
+    module doc), the backward one's share of the time following what its
+    floor is worth to the forward one."""
+
+    def __init__(self, puzzle, backward, forward, label: str, memory_bytes: int):
+        super().__init__(puzzle, [Member("perimeter", backward, FIRST_SHARE),
+                                  Member(label, forward, 1.0 - FIRST_SHARE)],
+                         memory_bytes, label, bound_member=1)
+        self._seen = (0, 0)   # (generated, raised) at the last review
+
+    def run(self, budget: int) -> int:
+        """One chunk (:meth:`PortfolioSearch.run`), then the shares reviewed."""
+        code = super().run(budget)
+        backward, forward = self.members
+        generated = int(forward.engine.stats[GENERATED])
+        if generated - self._seen[0] >= WINDOW:
+            raised = backward.engine.floor_raised()
+            if backward.seconds >= WARM_UP_SECONDS:
+                rate = (raised - self._seen[1]) / (generated - self._seen[0])
+                backward.share = min(MAX_SHARE, max(MIN_SHARE, rate))
+                forward.share = 1.0 - backward.share
+            self._seen = (generated, raised)
+        return code
+
+    def report(self) -> dict:
+        """The portfolio's figures, and the backward search's last share."""
+        out = super().report()
+        out["perimeter_share"] = round(self.members[0].share, 3)
+        return out
 
 
 def beside_backward_search(puzzle, engine, label: str, limits):
@@ -40,6 +90,4 @@ def beside_backward_search(puzzle, engine, label: str, limits):
     if backward is None:
         return engine
     engine.requeue_goals = True
-    members = [Member("perimeter", backward, BACKWARD_SHARE),
-               Member(label, engine, 1.0 - BACKWARD_SHARE)]
-    return PortfolioSearch(puzzle, members, limits.memory_bytes(), label, bound_member=1)
+    return BidirectionalSearch(puzzle, backward, engine, label, limits.memory_bytes())

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
 from ..puzzle import DEAD, kernel_jit
-from .kernels import (BASE, ROWS, SEEN, decode_boxes, perimeter_depth, perimeter_floor,
+from .kernels import (BASE, RAISED, ROWS, SEEN, decode_boxes, perimeter_depth, perimeter_floor,
                       player_of)
 from .learning import is_learned_dead
 from .matching import min_cost_matching, rematch_row
@@ -594,6 +594,7 @@ def heuristic(p, key):
     floor = perimeter_floor(p)
     if total < floor:
         total = floor   # a perimeter filled breadth-first holds all that is nearer
+        p.perimeter.counters[RAISED] += 1
     if p.metric == MOVES and total > 0:
         # Every push costs its walk + 1 and the pushes left are >= total,
         # so the walk to the next push can be added.

@@ -126,8 +126,11 @@ SLOT_MASK = 4
 #: position the table does not hold needs at least (0 unless the table was
 #: filled breadth-first, :func:`perimeter_floor`).
 FLOOR = 5
+#: Slot of ``PerimeterTable.counters`` counting the bounds the floor raised
+#: (:func:`pdbsearch.search.bidirectional`'s measure of what the perimeter is worth).
+RAISED = 6
 #: Length of ``PerimeterTable.counters``.
-N_COUNTERS = 6
+N_COUNTERS = 7
 
 
 def no_perimeter(key_words: int) -> PerimeterTable:

@@ -74,8 +74,9 @@ from ..search.common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, GENERATED,
 from ..search.heap import heap_pop, heap_push
 from ..search.store import keys_equal
 from .advisors import push_distances
-from .kernels import (FLOOR, MOVE_BASE, N_COUNTERS, SLOT_MASK, PerimeterTable, decode_boxes, flip_bit,
-                      perimeter_index, perimeter_slot, player_of, set_player)
+from .kernels import (FLOOR, MOVE_BASE, N_COUNTERS, RAISED, SLOT_MASK, PerimeterTable,
+                      decode_boxes, flip_bit, perimeter_index, perimeter_slot, player_of,
+                      set_player)
 from .tables import flood_smallest
 
 #: Most positions the perimeter stores, whatever the memory allows.
@@ -474,6 +475,11 @@ class PerimeterSearch:
     def lower_bound(self) -> float | None:
         """No bound (the perimeter's depth is not one of the start)."""
         return None
+
+    def floor_raised(self) -> int:
+        """How many bounds the floor raised so far (breadth-first beside A*:
+        what the perimeter is worth to it, :mod:`pdbsearch.search.bidirectional`)."""
+        return int(self.perimeter.table.counters[RAISED])
 
     def report(self) -> dict:
         """How many positions the perimeter holds."""

@@ -141,6 +141,7 @@ def test_the_solve_command_runs_astar_beside_the_perimeter(number):
     assert result.status is Status.SOLVED and result.optimal
     assert result.cost == bfs_min_pushes(level)
     assert set(result.extra["astar"]["members"]) == {"perimeter", "astar"}
+    assert 0 < result.extra["astar"]["perimeter_share"] <= 0.5
     for other in (SokobanPuzzle(level, metric="moves", heuristic="matching"),
                   SokobanPuzzle(level, heuristic="zero"),
                   SokobanPuzzle(level, rules=Rules(perimeter=False))):
@@ -156,3 +157,53 @@ def test_a_limit_reports_the_forward_search_bound():
     assert result.status is Status.LIMIT
     assert result.lower_bound is not None
     assert 0 < result.lower_bound <= bfs_min_pushes(level)
+
+
+class _Engine:
+    """A stand-in engine: each chunk generates ``step`` positions, and the
+    backward one reports ``raised`` bounds per position generated forward."""
+
+    def __init__(self, step: int = 0):
+        from pdbsearch.search.common import N_FSTATS, N_STATS
+        self.stats = np.zeros(N_STATS, np.int64)
+        self.fstats = np.zeros(N_FSTATS)
+        self.step = step
+        self.raised = 0
+
+    def run(self, budget: int) -> int:
+        from pdbsearch.search.common import GENERATED
+        self.stats[GENERATED] += self.step
+        return RUNNING
+
+    def nbytes(self) -> int:
+        return 0
+
+    def lower_bound(self):
+        return 7.0
+
+    def floor_raised(self) -> int:
+        return self.raised
+
+
+@pytest.mark.parametrize("rate", [0.0, 0.2, 0.9])
+def test_the_backward_share_follows_the_bounds_its_floor_raises(rate):
+    """After its warm-up, the backward search's share is the fraction of the
+    forward search's new positions whose bound its floor raised, within
+    [MIN_SHARE, MAX_SHARE]; before it, its first share; the bound is the
+    forward search's."""
+    from pdbsearch.search import bidirectional as bd
+    backward, forward = _Engine(), _Engine(step=bd.WINDOW)
+    search = bd.BidirectionalSearch(None, backward, forward, "astar", 1 << 30)
+    members = {m.label: m for m in search.members}
+    for _ in range(4):
+        search.run(1)
+        backward.raised += int(rate * bd.WINDOW)
+    assert members["perimeter"].share == bd.FIRST_SHARE    # not warmed up yet
+    members["perimeter"].seconds = bd.WARM_UP_SECONDS
+    for _ in range(4):
+        search.run(1)
+        backward.raised += int(rate * bd.WINDOW)
+    expected = min(bd.MAX_SHARE, max(bd.MIN_SHARE, rate))
+    assert members["perimeter"].share == pytest.approx(expected)
+    assert members["perimeter"].share + members["astar"].share == pytest.approx(1.0)
+    assert search.lower_bound() == 7.0
