@@ -132,6 +132,9 @@ def main(argv=None) -> int:
     parser.add_argument("--learning", choices=["auto", "on", "off"], default="auto",
                         help="learned deadlock patterns: left to the algorithm (default), "
                              "always, never")
+    parser.add_argument("--no-perimeter", action="store_true",
+                        help="no search backwards beside the forward one (astar, wastar, "
+                             "fess: as the command line's switch)")
     parser.add_argument("--first", type=positive_int,
                         help="only the first N levels of each set")
     parser.add_argument("--only", type=positive_int_list, default=None, metavar="N,N,...",
@@ -153,7 +156,8 @@ def main(argv=None) -> int:
     print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
           f"numba {info['numba']}, numpy {info['numpy']}; load {info['load_average']}",
           file=sys.stderr)
-    rules = Rules(learning={"auto": None, "on": True, "off": False}[args.learning])
+    rules = Rules(learning={"auto": None, "on": True, "off": False}[args.learning],
+                  perimeter=not args.no_perimeter)
     cpu = args.clock == "cpu"   # a CPU limit, with 4x that of wall clock as a backstop
     options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
                          rules=rules, time_limit=(4 if cpu else 1) * args.time_limit,

@@ -2,13 +2,13 @@
 
 One kernel serves all three.  Nodes are tested for the goal when expanded,
 so A* with an admissible heuristic returns an optimal solution, and weighted
-A* a solution of cost at most α × optimal.  A goal test may also accept a
-position known to reach the goal (Sokoban's perimeter, filled while the
+A* a solution of cost at most α × optimal.  When a cheaper path to a stored
+state is found, the state is reopened, which keeps these guarantees for
+inconsistent (but admissible) heuristics too.  A goal test may also accept
+a position known to reach the goal (Sokoban's perimeter, filled while the
 search runs); with ``requeue_goals`` such a position is accepted only at
 its current f (its heuristic then is its exact distance), and queued again
-if it was queued with less, so that the guarantees hold for it too.  When a cheaper path to a stored
-state is found, the state is reopened, which keeps these guarantees for
-inconsistent (but admissible) heuristics too.  States the heuristic proves
+if it was queued with less, so that the guarantees hold for it too.  States the heuristic proves
 dead are stored as closed, so that they are not evaluated again.
 """
 

@@ -116,7 +116,7 @@ class PerimeterTable(NamedTuple):
     keys: np.ndarray        #: uint64[capacity, K]
     slots: np.ndarray       #: int32[power of two]: index + 1 of a stored key, 0 empty
     depth: np.ndarray       #: int32[capacity]: pushes from the position to the goal
-    #: int64[6]: stored, next to expand, found, stamp, slot mask, floor
+    #: int64[7]: stored, next to expand, found, stamp, slot mask, floor, raised
     counters: np.ndarray
 
 

@@ -54,10 +54,16 @@ and where the pulls are few and forced, so a perimeter pays.
 
 A stored position costs ``8 K + 20`` bytes (key, depth, parent, push code,
 two hash slots; up to two more slots, 8 bytes, just after the slots
-double), and 17 more with the greedy order (a flag and a heap entry).
-The perimeter is used only by searches that promise no bound (the
-``--algo fess`` portfolio): a goal set other than the solved positions
-keeps no optimality.
+double), and 1 more breadth-first (the expanded flag), 17 with the greedy
+order (the flag and a heap entry).
+
+**Who uses it.**  With the greedy order, the ``--algo fess`` portfolio
+(its depths are then not optimal, and no member promises a bound).
+Breadth-first, A* and weighted A* (:mod:`pdbsearch.search.bidirectional`):
+the depths are the optimum, and the table also keeps its *floor*, the
+depth of the last layer known complete + 1, which every position it does
+not hold needs at least (:func:`.kernels.perimeter_floor`), and counts the
+forward bounds the floor raised.
 """
 
 from __future__ import annotations

@@ -165,8 +165,9 @@ def test_a_forward_path_ending_on_the_perimeter_is_carried_to_the_goal():
 
 
 def test_other_algorithms_run_without_the_perimeter():
-    """A perimeter position ends only ``--algo fess`` searches: tuning the
-    puzzle for any other algorithm takes it away (A* stays optimal)."""
+    """The portfolio's perimeter (greedy order: its depths are not the
+    optimum) ends only ``--algo fess`` searches: tuning the puzzle for any
+    other algorithm takes it away (A* builds its own, breadth-first)."""
     level = microban(153)
     puzzle, engine = _perimeter(level)
     engine.run(500)
