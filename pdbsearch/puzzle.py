@@ -260,7 +260,7 @@ class Puzzle(ABC):
 
     def backward_search(self, limits) -> Any:
         """An engine that searches backwards from the goal, breadth-first,
-        beside A* and weighted A*, or None (the default): the positions it
+        beside A*, or None (the default): the positions it
         stores become goals of the forward search, their heuristic their
         exact distance, and every position it does not hold gets at least
         its depth + 1 (Sokoban's perimeter, :mod:`pdbsearch.search.bidirectional`).

@@ -138,8 +138,8 @@ def add_sokoban_options(parser: argparse.ArgumentParser) -> None:
                        help="do not prune closed diagonal deadlocks")
     rules.add_argument("--no-perimeter", action="store_true",
                        help="no search backwards from the goal beside the forward one "
-                            "(astar, wastar: breadth-first, its depths and floor keep the "
-                            "bound; fess: in the portfolio)")
+                            "(astar: breadth-first, its depths and floor keep optimality; "
+                            "fess: in the portfolio)")
     learning = rules.add_mutually_exclusive_group()
     learning.add_argument("--learning", action="store_true",
                           help="learn deadlock patterns by small local searches with any "

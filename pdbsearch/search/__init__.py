@@ -56,8 +56,7 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
     Algorithm("astar", "A* (optimal with an admissible heuristic)",
               lambda p, w, lim: BestFirstSearch(p, 1.0), beside_backward=True),
     Algorithm("wastar", "weighted A*, f = g + α·h (cost <= α × optimal)",
-              lambda p, w, lim: BestFirstSearch(p, w), uses_weight=True,
-              beside_backward=True),
+              lambda p, w, lim: BestFirstSearch(p, w), uses_weight=True),
     Algorithm("idastar", "IDA* with a transposition table (optimal, little memory; proves "
                          "a board unsolvable once its table holds every reachable state)",
               lambda p, w, lim: IterativeDeepeningSearch(p, lim.memory_bytes())),

@@ -49,11 +49,13 @@ def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
             fstats[F_LOWER] = f
         if kernel_is_goal(params, keys[node]):
             if requeue_goals:
-                # Queued before its distance was known (its f then was only
-                # a bound): wait for its turn at the exact f.
-                exact = g_weight * gn + h_weight * kernel_heuristic(params, keys[node])
-                if exact > f:
-                    stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN], exact, gn, node)
+                # Its heuristic is now its exact distance, so taking it ends
+                # the search at cost g + h.  Queued before that distance was
+                # known, its f was only a bound: it waits until the f taken
+                # reaches that cost (every f taken is at most α × optimal).
+                cost = gn + kernel_heuristic(params, keys[node])
+                if cost > f:
+                    stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN], cost, gn, node)
                     continue
             stats[GOAL] = node
             return SOLVED

@@ -4,8 +4,7 @@ perimeter grown while the forward search runs.
 
 The puzzle's backward search (:meth:`pdbsearch.puzzle.Puzzle.backward_search`,
 Sokoban's perimeter filled breadth-first) stores positions with their
-exact distance to the goal.  Three things follow, and A* stays optimal and
-weighted A* within α of the optimum:
+exact distance to the goal.  Three things follow, and A* stays optimal:
 
 * a stored position is a goal of the forward search, and its heuristic is
   its exact distance, so the way on is known the moment it is taken;
@@ -14,9 +13,18 @@ weighted A* within α of the optimum:
   and its own bound (the *floor*), which is what pays where the bound is
   weakest, near the goal;
 * positions queued before their distance was known carry an f that is
-  only a bound: the forward search accepts a goal at its exact f and
-  queues it again otherwise (``requeue_goals`` of
-  :class:`~pdbsearch.search.bestfirst.BestFirstSearch`).
+  only a bound: the forward search takes such a goal only once the f it
+  takes reaches the goal's cost, and queues it again otherwise
+  (``requeue_goals`` of :class:`~pdbsearch.search.bestfirst.BestFirstSearch`;
+  every f taken is at most α × the optimum, so weighted A* would keep its
+  bound too).
+
+Only A* runs beside it (the registry's ``beside_backward``).  Weighted A*
+(α = 2) beside it solved fewer of sasquatch5 at 5 s a level: 22 against
+25, sasquatch5 15, 32 and 34 each solved alone in under 2 s and not at all
+beside it.  The floor makes every position nearer than it look alike, and
+the exact depths make stored positions look worse than their neighbours,
+which takes away the slope a weighted search follows (docs/benchmarks.md).
 
 The two run as a :class:`~pdbsearch.search.portfolio.PortfolioSearch` of
 two members sharing the time; either may end the search (the backward one
@@ -84,8 +92,8 @@ class BidirectionalSearch(PortfolioSearch):
 
 
 def beside_backward_search(puzzle, engine, label: str, limits):
-    """``engine`` (A* or weighted A*) with the puzzle's backward search
-    beside it, or ``engine`` itself when the puzzle has none."""
+    """``engine`` (A*) with the puzzle's backward search beside it, or
+    ``engine`` itself when the puzzle has none."""
     backward = puzzle.backward_search(limits)
     if backward is None:
         return engine

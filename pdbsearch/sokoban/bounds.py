@@ -545,10 +545,10 @@ def heuristic(p, key):
     O(n²) per changed row (a row is unchanged when its box has the same
     cell and the same reachable sides) instead of being rebuilt in O(n³).
 
-    With a perimeter on (``--algo fess``; breadth-first beside A* and
-    weighted A*), a position it holds gets its pushes to the goal along the
-    stored way instead, and one it does not hold at least the perimeter's
-    floor (:func:`.kernels.perimeter_floor`).
+    With a perimeter on (``--algo fess``; breadth-first beside A*), a
+    position it holds gets its pushes to the goal along the stored way
+    instead, and one it does not hold at least the perimeter's floor
+    (:func:`.kernels.perimeter_floor`).
     """
     known = perimeter_depth(p, key)
     if known >= 0:

@@ -59,7 +59,7 @@ order (the flag and a heap entry).
 
 **Who uses it.**  With the greedy order, the ``--algo fess`` portfolio
 (its depths are then not optimal, and no member promises a bound).
-Breadth-first, A* and weighted A* (:mod:`pdbsearch.search.bidirectional`):
+Breadth-first, A* (:mod:`pdbsearch.search.bidirectional`):
 the depths are the optimum, and the table also keeps its *floor*, the
 depth of the last layer known complete + 1, which every position it does
 not hold needs at least (:func:`.kernels.perimeter_floor`), and counts the
@@ -294,10 +294,6 @@ def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area
                 return EXHAUSTED
             i = c[HEAD]
             c[HEAD] = i + 1
-            if order.on == 0:
-                # Breadth-first alone: every position of depth < depth[i]
-                # is expanded, so every one of depth <= depth[i] is stored.
-                c[FLOOR] = per.depth[i] + 1
         order.closed[i] = 1
         done += 1
         stats[EXPANDED] += 1
@@ -408,9 +404,11 @@ class PerimeterSearch:
 
     name = "perimeter"
 
-    def __init__(self, puzzle, perimeter: Perimeter, greedy: bool = True):
+    def __init__(self, puzzle, perimeter: Perimeter, greedy: bool = True, floor: bool = False):
         self.puzzle = puzzle
         self.perimeter = perimeter
+        #: breadth-first: keep the table's floor (:func:`.kernels.perimeter_floor`)
+        self.floor = floor
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
         n_grid = puzzle.level.width * puzzle.level.height
@@ -441,6 +439,13 @@ class PerimeterSearch:
         code = perimeter_chunk(self.puzzle.params, per.table, per.parent, per.code, self._start,
                                budget, self.stats, self._occ, self._boxes, self._area,
                                self._mark, self._stack, self._row, self._order)
+        if self.floor and not self._order.on:
+            counters = per.table.counters
+            if counters[HEAD] > 0:
+                # Breadth-first alone: every position of depth < d, the depth
+                # of the last one expanded, is expanded, so every one of depth
+                # <= d is stored and any other needs at least d + 1 pushes.
+                counters[FLOOR] = per.table.depth[counters[HEAD] - 1] + 1
         if code == FULL:
             self._full = True
             return GROW_NODES

@@ -347,7 +347,7 @@ class SokobanPuzzle(Puzzle):
         return PerimeterSearch(self, self.perimeter)
 
     def backward_search(self, limits):
-        """Beside A* and weighted A* under the pushes metric: the perimeter
+        """Beside A* under the pushes metric: the perimeter
         filled breadth-first (:mod:`.perimeter`), so that its depths are the
         optimal pushes and its last complete layer bounds every position it
         does not hold (:mod:`pdbsearch.search.bidirectional`).  None under
@@ -358,7 +358,7 @@ class SokobanPuzzle(Puzzle):
         from .perimeter import Perimeter, PerimeterSearch
         self.perimeter = Perimeter(self, limits.memory_bytes())
         self.params = self.params._replace(perimeter=self.perimeter.table)
-        return PerimeterSearch(self, self.perimeter, greedy=False)
+        return PerimeterSearch(self, self.perimeter, greedy=False, floor=True)
 
     def complete_solution(self, keys, codes):
         """A path that ends on a perimeter position, carried on to the goal

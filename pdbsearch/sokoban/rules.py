@@ -20,7 +20,7 @@ class Rules:
     tunnel_macros: bool = True  #: push a box through a one-way tunnel in one move (pushes)
     diagonal: bool = True       #: prune closed diagonal deadlocks
     #: search backwards from the goal beside the forward search (pushes): the
-    #: breadth-first perimeter beside A* and weighted A*, the greedy one in
+    #: breadth-first perimeter beside A*, the greedy one in
     #: the ``--algo fess`` portfolio (:mod:`pdbsearch.search.bidirectional`)
     perimeter: bool = True
     #: learn deadlock patterns by local searches; None (auto): only for the
