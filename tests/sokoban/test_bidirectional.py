@@ -23,10 +23,10 @@ from .helpers import SMALL_MICROBAN, microban, python_successors
 LIMITS = Limits(memory_mb=256)
 
 
-def _beside(level, heuristic: str, weight: float = 1.0, rules: Rules | None = None):
+def _beside(level, heuristic: str, weight: float = 1.0):
     """A puzzle tuned for A* (or weighted A*), its breadth-first perimeter
     and the forward engine, not yet interleaved."""
-    puzzle = SokobanPuzzle(level, heuristic=heuristic, rules=rules or Rules())
+    puzzle = SokobanPuzzle(level, heuristic=heuristic)
     puzzle.prepare()
     puzzle.tune("astar", weight)
     forward = BestFirstSearch(puzzle, weight)
@@ -56,9 +56,9 @@ def _random_reachable(level, rng, dead, steps: int):
 @pytest.mark.parametrize("number", (2, 4, 7, 12, 25))
 def test_the_floor_and_the_depths_bound_every_position(number):
     """After a part of the backward search, for positions on an optimal
-    path and at the end of random walks from the start: the heuristic never exceeds the plain-Python BFS
-    distance; a position nearer than the floor is stored; a stored one has
-    its exact distance."""
+    path and at the end of random walks from the start: the heuristic
+    never exceeds the plain-Python BFS distance; a position nearer than the
+    floor is stored; a stored one has its exact distance."""
     level = microban(number)
     rng = np.random.default_rng(number)
     dead = frozenset(np.flatnonzero(dead_squares(level)).tolist())
