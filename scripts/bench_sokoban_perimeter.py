@@ -29,7 +29,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 from bench_sokoban_solving import DEV_SETS, PUZZLES, ROOT, chosen_numbers, chosen_sets
 
@@ -84,9 +83,7 @@ def main(argv: list[str] | None = None) -> int:
                                               "bench_sokoban_perimeter.json"),
                         help="where to write the results")
     args = parser.parse_args(argv)
-    names = chosen_sets(parser, args.sets)
-    if args.only is not None and len(names) != 1:
-        parser.error("--only takes one set")
+    names = chosen_sets(parser, args.sets, args.only)
     out = {"machine": machine_info(), "options": vars(args), "sets": {}}
     for name in names:
         levels = load_levels(PUZZLES / f"{name}.txt")
@@ -103,18 +100,17 @@ def main(argv: list[str] | None = None) -> int:
                   f"{row['expanded']:>10,} {row['stored']:>11,} {row['cpu_seconds']:7.2f}",
                   flush=True)
         solved = [r for r in rows if r["status"] == "solved"]
+        cpu_seconds = sum(r["cpu_seconds"] for r in rows)
         summary = {"levels": len(rows), "solved": len(solved),
                    "cpu_seconds_solved": round(sum(r["cpu_seconds"] for r in solved), 2),
                    "expanded": sum(r["expanded"] for r in rows),
-                   "cpu_seconds": round(sum(r["cpu_seconds"] for r in rows), 2)}
-        summary["expanded_per_cpu_second"] = round(summary["expanded"]
-                                                   / max(summary["cpu_seconds"], 1e-9))
+                   "cpu_seconds": round(cpu_seconds, 2)}
+        summary["expanded_per_cpu_second"] = round(summary["expanded"] / max(cpu_seconds, 1e-9))
         out["sets"][name] = {"summary": summary, "levels": rows}
         print(f"{name}: solved {len(solved)}/{len(rows)} at {args.time_limit:g} s of CPU a "
               f"level ({summary['cpu_seconds_solved']} s on those); "
               f"{summary['expanded_per_cpu_second']:,} expanded per CPU s")
     out["load_average_at_end"] = load_average()
-    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(args.json, json.dumps(out, indent=1) + "\n")
     print(f"wrote {args.json}")
     return 0

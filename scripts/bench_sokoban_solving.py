@@ -87,15 +87,18 @@ def set_table(name: str, records, cmp: dict) -> str:
             f"(YASS {cmp['yass_seconds']:.1f} s); {t['expanded']:,} expanded, {rate} per CPU s")
 
 
-def chosen_sets(parser: argparse.ArgumentParser, text: str) -> list[str]:
+def chosen_sets(parser: argparse.ArgumentParser, text: str,
+                only: list[int] | None = None) -> list[str]:
     """The set names of ``--sets``, each a file in puzzles/sokoban (else a
-    usage error naming the sets there)."""
+    usage error naming the sets there); just one with ``--only``."""
     names = [name.strip() for name in text.split(",") if name.strip()]
     missing = [name for name in names if not (PUZZLES / f"{name}.txt").is_file()]
     if missing or not names:
         known = ", ".join(sorted(path.stem for path in PUZZLES.glob("*.txt")))
         parser.error(f"no level set {', '.join(missing) or repr(text)} in {PUZZLES} "
                      f"(there are: {known})")
+    if only is not None and len(names) != 1:
+        parser.error("--only takes one set")
     return names
 
 
@@ -148,9 +151,7 @@ def main(argv=None) -> int:
                                               "bench_sokoban_solving.json"),
                         help="where to write the results")
     args = parser.parse_args(argv)
-    names = chosen_sets(parser, args.sets)
-    if args.only is not None and len(names) != 1:
-        parser.error("--only takes one set")
+    names = chosen_sets(parser, args.sets, args.only)
 
     info = machine_info()
     print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
@@ -191,7 +192,6 @@ def main(argv=None) -> int:
             break
     report["load_average_at_end"] = load_average()
     print("\n".join(lines))
-    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(args.json, json.dumps(report, indent=1) + "\n")
     print(f"wrote {args.json}", file=sys.stderr)
     return 3 if interrupted else 0

@@ -67,7 +67,7 @@ class BidirectionalSearch(PortfolioSearch):
     def __init__(self, puzzle, backward, forward, label: str, memory_bytes: int):
         super().__init__(puzzle, [Member("perimeter", backward, FIRST_SHARE),
                                   Member(label, forward, 1.0 - FIRST_SHARE)],
-                         memory_bytes, label, bound_member=1)
+                         memory_bytes, label)
         self._seen = (0, 0)   # (generated, raised) at the last review
 
     def run(self, budget: int) -> int:
@@ -83,6 +83,10 @@ class BidirectionalSearch(PortfolioSearch):
                 forward.share = 1.0 - backward.share
             self._seen = (generated, raised)
         return code
+
+    def lower_bound(self) -> float | None:
+        """The forward search's bound."""
+        return self.members[1].engine.lower_bound()
 
     def report(self) -> dict:
         """The portfolio's figures, and the backward search's last share."""

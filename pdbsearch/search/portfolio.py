@@ -57,11 +57,9 @@ class PortfolioSearch:
     progress_label = "f"
 
     def __init__(self, puzzle, members: list[Member], memory_bytes: int, name: str,
-                 threads: int = 1, bound_member: int | None = None):
+                 threads: int = 1):
         if not members:
             raise ValueError("a portfolio needs members")
-        #: index of the member whose lower bound is the portfolio's (None: no bound)
-        self.bound_member = bound_member
         self.puzzle = puzzle
         self.members = members
         self.memory = memory_bytes
@@ -239,12 +237,8 @@ class PortfolioSearch:
         return [move_between(self.puzzle, a, b)[0] for a, b in zip(keys, keys[1:])]
 
     def lower_bound(self) -> float | None:
-        """The bound of the member named for it (a search beside its
-        backward search, :mod:`.bidirectional`); a portfolio of searches
-        that find solutions proves none."""
-        if self.bound_member is None:
-            return None
-        return self.members[self.bound_member].engine.lower_bound()
+        """A portfolio of searches that find solutions proves no bound."""
+        return None
 
     def report(self) -> dict:
         """Which member won, and each member's time and expansions."""

@@ -341,10 +341,7 @@ class SokobanPuzzle(Puzzle):
         table)."""
         if name != "perimeter":
             raise ValueError(f"no portfolio engine {name!r} for sokoban")
-        from .perimeter import Perimeter, PerimeterSearch
-        self.perimeter = Perimeter(self, limits.memory_bytes())
-        self.params = self.params._replace(perimeter=self.perimeter.table)
-        return PerimeterSearch(self, self.perimeter)
+        return self._new_perimeter(limits)
 
     def backward_search(self, limits):
         """Beside A* under the pushes metric: the perimeter
@@ -355,10 +352,15 @@ class SokobanPuzzle(Puzzle):
         (a search asked to estimate nothing) and with ``--no-perimeter``."""
         if self.metric != "pushes" or self.heuristic_name == "zero" or not self.rules.perimeter:
             return None
+        return self._new_perimeter(limits, greedy=False, floor=True)
+
+    def _new_perimeter(self, limits, **order):
+        """A new perimeter, in the params the searches read, and its engine
+        (``order``: :class:`.perimeter.PerimeterSearch`'s options)."""
         from .perimeter import Perimeter, PerimeterSearch
         self.perimeter = Perimeter(self, limits.memory_bytes())
         self.params = self.params._replace(perimeter=self.perimeter.table)
-        return PerimeterSearch(self, self.perimeter, greedy=False, floor=True)
+        return PerimeterSearch(self, self.perimeter, **order)
 
     def complete_solution(self, keys, codes):
         """A path that ends on a perimeter position, carried on to the goal
