@@ -27,7 +27,10 @@ wall), ``dead[c]`` is 1 on dead squares (all 0 when that rule is off).
   can never be filled (the pull relaxes the player: anywhere it may stand,
   other boxes gone).  Then the position is dead.  This catches a frozen
   box on a goal that was filled too early and now bars the way to the
-  goals behind it.
+  goals behind it.  The push expansion asks whenever a push freezes a box
+  on its goal, the only moment the frozen set grows (a box leaving the
+  last region that feeds a goal is left to FESS, which asks on every
+  position it keeps).
 * **Corrals** (:func:`corral_restriction`): a corral ``R`` is a connected
   set of empty region cells the player cannot reach; its *barrier* is the
   set of boxes next to it (the other neighbours of ``R`` are walls).  Until

@@ -37,7 +37,7 @@ from ..puzzle import copy_key, kernel_jit
 from ..search.store import hash_key, keys_equal
 from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, closed_diagonal_deadlock,
                         corral_restriction, freeze_deadlock, may_close_diagonal, may_freeze,
-                        tunnel_restriction)
+                        sealed_goal_deadlock, tunnel_restriction)
 from .tables import flood_smallest
 from .vocabulary import MOVES
 
@@ -366,6 +366,9 @@ def _pushes(p, w, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
                 w.counters[FROZEN] += 1
                 ok = not freeze_deadlock(t, occ, p.inside, p.goal, p.dead, width, w.frozen,
                                          w.counters[FROZEN], w.stack)
+                if ok and w.frozen[t] == w.counters[FROZEN]:
+                    # The box froze on its goal: only now can it seal a goal.
+                    ok = not _seals_goal(p, w, i, t, n_boxes)
             if ok and p.diagonal != 0 and may_close_diagonal(t, t - step, occ, p.inside, width):
                 ok = not closed_diagonal_deadlock(t, t - step, occ, p.inside, p.goal, width)
             if ok:
@@ -386,6 +389,23 @@ def _pushes(p, w, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
             occ[t] = 0
             occ[b] = 1
     return n
+
+
+@nb.njit(cache=True)
+def _seals_goal(p, w, i, t, n_boxes):
+    """True when, after box ``i`` is pushed to ``t`` (``w.occ`` already
+    shows it there), the frozen boxes seal off an empty goal
+    (:func:`.deadlocks.sealed_goal_deadlock`).  The frozen set only grows
+    when the pushed box freezes, so the caller asks only then."""
+    boxes = w.boxes
+    b = boxes[i]
+    boxes[i] = t
+    w.counters[FROZEN] += 1
+    dead = sealed_goal_deadlock(boxes, n_boxes, w.occ, p.inside, p.goal, p.goal_cells, p.dead,
+                                p.deltas, w.frozen, w.counters[FROZEN], w.seen, w.counters,
+                                SEEN, w.queue)
+    boxes[i] = b
+    return dead
 
 
 @nb.njit(cache=True, inline="always")

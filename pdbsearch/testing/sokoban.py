@@ -395,15 +395,11 @@ def _area(region: set[int], width: int, player: int, boxes) -> set[int]:
     return seen
 
 
-def sealed_goals_dead(level: Level, boxes, dead=frozenset()) -> bool:
-    """The sealed-goal deadlock of :mod:`..sokoban.deadlocks`, plainly: the
-    boxes that can never move (largest set, each blocked on both axes by a
-    wall, two ``dead`` cells or a set member) are walls; dead when one is
-    off its goal, or when an empty goal's lone-box pull region, with those
-    walls, holds no other box."""
+def frozen_boxes(level: Level, boxes, dead=frozenset()) -> frozenset[int]:
+    """The boxes that can never move, plainly: the largest set of boxes each
+    blocked on both axes by a wall, two ``dead`` cells or a set member."""
     region = set(region_cells(level))
     w = level.width
-    boxes = set(boxes)
     frozen = set(boxes)
 
     def blocked(b: int, step: int) -> bool:
@@ -418,6 +414,17 @@ def sealed_goals_dead(level: Level, boxes, dead=frozenset()) -> bool:
             if not (blocked(b, 1) and blocked(b, w)):
                 frozen.discard(b)
                 changed = True
+    return frozenset(frozen)
+
+
+def sealed_goals_dead(level: Level, boxes, dead=frozenset()) -> bool:
+    """The sealed-goal deadlock of :mod:`..sokoban.deadlocks`, plainly: the
+    :func:`frozen_boxes` are walls; dead when one is off its goal, or when an
+    empty goal's lone-box pull region, with those walls, holds no other box."""
+    region = set(region_cells(level))
+    w = level.width
+    boxes = set(boxes)
+    frozen = frozen_boxes(level, boxes, dead)
     if frozen - level.goals:
         return True
     if not frozen:

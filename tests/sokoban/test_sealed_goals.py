@@ -1,9 +1,12 @@
 """Goals sealed by frozen boxes (:func:`pdbsearch.sokoban.deadlocks.sealed_goal_deadlock`):
 a drawn case, the kernel against its plain-Python reference on random
-positions, and soundness: every position it calls dead has no solution
-(our own push BFS)."""
+positions, soundness (every position it calls dead has no solution by our
+own push BFS), and the rule inside the push expansion, where every
+algorithm meets it."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -12,10 +15,10 @@ from pdbsearch.search import Status, solve
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.deadlocks import sealed_goal_deadlock
 from pdbsearch.sokoban.kernels import N_COUNTERS, SEEN
-from pdbsearch.sokoban.puzzle import SokobanPuzzle
-from pdbsearch.testing.sokoban import bfs_min_pushes, sealed_goals_dead
+from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
+from pdbsearch.testing.sokoban import bfs_min_pushes, frozen_boxes, sealed_goals_dead
 
-from .helpers import SMALL_MICROBAN, microban, xsb
+from .helpers import SMALL_MICROBAN, kernel_successors, microban, python_successors, xsb
 
 #: A dead-end goal corridor (column 1, rows 1 and 2) filled by pushing up
 #: from row 3, the player below at row 4.  The box on the goal at (4, 1)
@@ -116,3 +119,74 @@ def test_the_kernel_matches_its_reference_and_is_sound(number):
 def test_the_kernel_fires_on_random_positions():
     """The property above is not vacuous: some positions are sealed."""
     assert sum(_check_level(n) for n in SMALL_MICROBAN) > 0
+
+
+# -- the rule inside the push expansion (every algorithm) -----------------------
+
+ONLY_FREEZE = replace(Rules.none(), freeze=True)
+
+#: Pushing the box at (4, 2) left puts it on the corner goal at (4, 1), where
+#: it freezes and seals the corridor goals above it (a box goes up the
+#: corridor only with the player at (4, 1)): that push is never made.  The
+#: position is solvable by filling the corridor first.
+SEALING_PUSH = """\
+#########
+#.#######
+#.#######
+# $@    #
+#.$ $   #
+##      #
+#########
+"""
+
+
+def test_the_push_that_seals_a_goal_is_not_generated():
+    level = xsb(SEALING_PUSH)
+    sealing = (level.cell(4, 1), level.cell(4, 2))   # the box there, pushed left
+    with_rule = kernel_successors(SokobanPuzzle(level, "pushes", "zero", ONLY_FREEZE),
+                                  level.boxes, level.player)
+    without = kernel_successors(SokobanPuzzle(level, "pushes", "zero", Rules.none()),
+                                level.boxes, level.player)
+    sealed = {s for s in without if sealing[0] in s[0] and sealing[1] not in s[0]}
+    assert len(sealed) == 1
+    assert with_rule == without - sealed
+    assert bfs_min_pushes(level) is not None
+
+
+#: Microban levels with goals in corners and corridors, small and big.
+EXPANSION_LEVELS = (1, 6, 36, 93, 144, 153, 155)
+
+
+def _check_expansion(number: int) -> int:
+    """Out of a live random position of Microban ``number``, the freeze rule
+    prunes a push exactly when the pushed box freezes (the frozen set only
+    grows then) and the child is sealed or frozen off goal, by the
+    plain-Python reference; returns how many pushes it pruned."""
+    level = microban(number)
+    puzzle = SokobanPuzzle(level, "pushes", "zero", ONLY_FREEZE)
+    rng = np.random.default_rng(number)
+    pruned = 0
+    for _ in range(60):
+        boxes = _random_boxes(level, rng, frozenset())
+        if sealed_goals_dead(level, boxes):
+            continue
+        free = sorted(level.playable_cells() - boxes)
+        player = free[int(rng.integers(len(free)))]
+        every = python_successors(level, boxes, player, "pushes")
+        dead = {s for s in every if sealed_goals_dead(level, s[0])
+                and next(iter(s[0] - boxes)) in frozen_boxes(level, s[0])}
+        assert kernel_successors(puzzle, boxes, player) == every - dead
+        pruned += len(dead)
+    return pruned
+
+
+@pytest.mark.parametrize("number", EXPANSION_LEVELS)
+def test_the_expansion_prunes_exactly_the_sealed_children(number):
+    """Sound (nothing live is pruned) and complete (no freezing push that
+    seals is missed)."""
+    _check_expansion(number)
+
+
+def test_the_expansion_rule_fires_on_random_positions():
+    """The property above is not vacuous: some children are sealed."""
+    assert sum(_check_expansion(n) for n in EXPANSION_LEVELS) > 0
