@@ -39,8 +39,7 @@ from ..search.fess import ADVISED, GOAL_CHILD, FessDomain, register_fess_kernels
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
 from ..pdb.learned import LearnedPatterns, learned_match
 from .bounds import _pattern_value, heuristic
-from .deadlocks import (DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze,
-                        sealed_goal_deadlock)
+from .deadlocks import DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze
 from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, push_distances,
                        pushable_sides, walk_distances)
 from .features import (CONNECTIVITY, HOTSPOTS, N_CELL_FEATURES, N_FEATURES, OUT_OF_PLAN, ROOMS,
@@ -48,8 +47,8 @@ from .features import (CONNECTIVITY, HOTSPOTS, N_CELL_FEATURES, N_FEATURES, OUT_
                        packed_count)
 from .hotspots import (HotspotBuilder, HotspotTables, child_hotspots, hotspot_tables,
                        position_hotspots)
-from .kernels import (AREA, FROZEN, LABEL, SEEN, SokobanParams, decode_boxes, in_perimeter, player_of,
-                      work_arrays)
+from .kernels import (AREA, FROZEN, LABEL, SokobanParams, decode_boxes, in_perimeter,
+                      player_of, seals_goal, work_arrays)
 from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
 from .macros import MacroWork, box_macros, macro_path, macro_work
 from .packing import PackingSearch, oop_zones
@@ -125,10 +124,7 @@ def late_check(fp, key):
     n = decode_boxes(p, key, w.boxes)
     for i in range(n):
         w.occ[w.boxes[i]] = 1
-    w.counters[FROZEN] += 1
-    dead = sealed_goal_deadlock(w.boxes, n, w.occ, p.inside, p.goal, p.goal_cells, p.dead,
-                                p.deltas, w.frozen, w.counters[FROZEN], w.seen, w.counters,
-                                SEEN, w.queue)
+    dead = seals_goal(p, w.boxes, n)
     for i in range(n):
         w.occ[w.boxes[i]] = 0
     return dead

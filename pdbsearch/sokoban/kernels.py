@@ -367,8 +367,11 @@ def _pushes(p, w, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
                 ok = not freeze_deadlock(t, occ, p.inside, p.goal, p.dead, width, w.frozen,
                                          w.counters[FROZEN], w.stack)
                 if ok and w.frozen[t] == w.counters[FROZEN]:
-                    # The box froze on its goal: only now can it seal a goal.
-                    ok = not _seals_goal(p, w, i, t, n_boxes)
+                    # The box froze on its goal: the frozen set grew, which
+                    # is the only way a goal gets sealed off.
+                    boxes[i] = t
+                    ok = not seals_goal(p, boxes, n_boxes)
+                    boxes[i] = b
             if ok and p.diagonal != 0 and may_close_diagonal(t, t - step, occ, p.inside, width):
                 ok = not closed_diagonal_deadlock(t, t - step, occ, p.inside, p.goal, width)
             if ok:
@@ -392,20 +395,15 @@ def _pushes(p, w, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
 
 
 @nb.njit(cache=True)
-def _seals_goal(p, w, i, t, n_boxes):
-    """True when, after box ``i`` is pushed to ``t`` (``w.occ`` already
-    shows it there), the frozen boxes seal off an empty goal
-    (:func:`.deadlocks.sealed_goal_deadlock`).  The frozen set only grows
-    when the pushed box freezes, so the caller asks only then."""
-    boxes = w.boxes
-    b = boxes[i]
-    boxes[i] = t
+def seals_goal(p, boxes, n_boxes):
+    """True when the frozen boxes of the position ``boxes[:n_boxes]`` (which
+    ``p.work.occ`` shows) include one off its goal or seal off an empty goal
+    (:func:`.deadlocks.sealed_goal_deadlock`, with the work arrays)."""
+    w = p.work
     w.counters[FROZEN] += 1
-    dead = sealed_goal_deadlock(boxes, n_boxes, w.occ, p.inside, p.goal, p.goal_cells, p.dead,
+    return sealed_goal_deadlock(boxes, n_boxes, w.occ, p.inside, p.goal, p.goal_cells, p.dead,
                                 p.deltas, w.frozen, w.counters[FROZEN], w.seen, w.counters,
                                 SEEN, w.queue)
-    boxes[i] = b
-    return dead
 
 
 @nb.njit(cache=True, inline="always")
