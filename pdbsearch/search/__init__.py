@@ -163,10 +163,10 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
         limits = replace(limits, time_seconds=max(0.0, limits.time_seconds - spent))
     puzzle.tune(algo, weight)
     engine = spec.make(puzzle, weight, limits)
-    if spec.beside_backward and spec.guarantee(puzzle, weight) is not None:
+    bound = spec.guarantee(puzzle, weight)
+    if spec.beside_backward and bound is not None:
         engine = beside_backward_search(puzzle, engine, member_label(algo, weight), limits)
-    result = run_engine(puzzle, engine, algo=algo, weight=weight,
-                        bound=spec.guarantee(puzzle, weight), limits=limits,
+    result = run_engine(puzzle, engine, algo=algo, weight=weight, bound=bound, limits=limits,
                         progress=progress)
     result.setup_seconds = setup_seconds
     result.compile_seconds += setup_compile_seconds

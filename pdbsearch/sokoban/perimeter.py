@@ -404,11 +404,9 @@ class PerimeterSearch:
 
     name = "perimeter"
 
-    def __init__(self, puzzle, perimeter: Perimeter, greedy: bool = True, floor: bool = False):
+    def __init__(self, puzzle, perimeter: Perimeter, greedy: bool = True):
         self.puzzle = puzzle
         self.perimeter = perimeter
-        #: breadth-first: keep the table's floor (:func:`.kernels.perimeter_floor`)
-        self.floor = floor
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
         n_grid = puzzle.level.width * puzzle.level.height
@@ -439,13 +437,13 @@ class PerimeterSearch:
         code = perimeter_chunk(self.puzzle.params, per.table, per.parent, per.code, self._start,
                                budget, self.stats, self._occ, self._boxes, self._area,
                                self._mark, self._stack, self._row, self._order)
-        if self.floor and not self._order.on:
-            counters = per.table.counters
-            if counters[HEAD] > 0:
-                # Breadth-first alone: every position of depth < d, the depth
-                # of the last one expanded, is expanded, so every one of depth
-                # <= d is stored and any other needs at least d + 1 pushes.
-                counters[FLOOR] = per.table.depth[counters[HEAD] - 1] + 1
+        counters = per.table.counters
+        if not self._order.on and counters[HEAD] > 0:
+            # Breadth-first: every position of depth < d, the depth of the
+            # last one expanded, is expanded, so every one of depth <= d is
+            # stored and any other needs at least d + 1 pushes (the floor,
+            # :func:`.kernels.perimeter_floor`).
+            counters[FLOOR] = per.table.depth[counters[HEAD] - 1] + 1
         if code == FULL:
             self._full = True
             return GROW_NODES

@@ -352,15 +352,15 @@ class SokobanPuzzle(Puzzle):
         (a search asked to estimate nothing) and with ``--no-perimeter``."""
         if self.metric != "pushes" or self.heuristic_name == "zero" or not self.rules.perimeter:
             return None
-        return self._new_perimeter(limits, greedy=False, floor=True)
+        return self._new_perimeter(limits, greedy=False)
 
-    def _new_perimeter(self, limits, **order):
+    def _new_perimeter(self, limits, greedy: bool = True):
         """A new perimeter, in the params the searches read, and its engine
-        (``order``: :class:`.perimeter.PerimeterSearch`'s options)."""
+        (greedy towards the start in turn, or breadth-first alone)."""
         from .perimeter import Perimeter, PerimeterSearch
         self.perimeter = Perimeter(self, limits.memory_bytes())
         self.params = self.params._replace(perimeter=self.perimeter.table)
-        return PerimeterSearch(self, self.perimeter, **order)
+        return PerimeterSearch(self, self.perimeter, greedy)
 
     def complete_solution(self, keys, codes):
         """A path that ends on a perimeter position, carried on to the goal
