@@ -76,7 +76,10 @@ def load(path: str | Path | None = None, *, level: int | str | None = None,
     accepted = inspect.signature(family.load).parameters
     for name in options:
         if name not in accepted:
-            raise PdbsearchError(f"{source}: the option {name.replace('_', '-')} does not apply "
+            what = name.replace("_", "-")
+            if name == "rules":   # made from several switches: name them
+                what += " (the Sokoban switches --no-freeze, --no-perimeter and the like)"
+            raise PdbsearchError(f"{source}: the option {what} does not apply "
                                  f"to {family.name} puzzles")
     return family.load(text, source, level=level, metric=metric, heuristic=heuristic,
                        db_dir=db_dir, pdb=pdb, log=log, progress=progress, **options)
