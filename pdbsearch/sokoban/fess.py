@@ -17,7 +17,10 @@
   verdict is stored as a pattern in this search's own store (it runs in a
   thread of its own, so it writes nothing the other engines read), which
   the late check then applies to every position, beside the patterns the
-  other engines of the portfolio learn.
+  other engines of the portfolio learn.  When the xy test concludes
+  nothing, a *dead-end probe* (:mod:`.probe`) searches every position
+  reachable from it, if they are few; a dead verdict drops its subtree,
+  and the positions the probe met are dropped when generated.
 * **A child's descriptor**: ``from_bit << 40 | to_bit << 20 | player
   index`` (key bits of the box's old and new cell, the normalised player).
 * **Replay**: :func:`.macros.macro_path` turns an edge into pushes.
@@ -53,6 +56,9 @@ from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
 from .macros import MacroWork, box_macros, macro_path, macro_work
 from .packing import PackingSearch, oop_zones
 from .plan import PlanParams, naive_plan
+from .probe import MAIN as PROBE_MAIN
+from .probe import (HITS, KEPT, PROBES, PROVED, REACHED, SPENT, ProbeWork, known_dead,
+                    probe_dead, probe_work)
 from .rooms import RoomTables, obstructed_after_move, obstructed_links, room_tables
 from .tables import UNREACHABLE
 from .vocabulary import MATCHING, SIMPLE, ZERO
@@ -87,6 +93,7 @@ class SokobanFessParams(NamedTuple):
     hot: HotspotTables
     shared: LearnedPatterns   #: the patterns the portfolio's other engines learn
     stuck: int                #: 1: learn stuck patterns (into ``base.learned``)
+    probe: ProbeWork          #: dead-end probes of stuck positions (:mod:`.probe`)
 
 
 @nb.njit(cache=True, inline="always")
@@ -196,7 +203,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     w = p.work
     plan = fp.plan
     occ, boxes = w.occ, w.boxes
-    p.learn.counters[EXPANDS] += 1   # the stuck test's budget counts expansions
+    p.learn.counters[EXPANDS] += 1   # the stuck tests' budgets count expansions
+    fp.probe.counters[PROBE_MAIN] += 1
     n = decode_boxes(p, key, boxes)
     on_goals = 0
     dist = 0
@@ -279,7 +287,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
                 _apply(p, key, desc, out_keys[m])
-                if _learned_dead(fp, out_keys[m], p.player_index[q]):
+                if _learned_dead(fp, out_keys[m], p.player_index[q]) or \
+                        known_dead(fp.probe, out_keys[m]):
                     # Dropped now, so no advisor spends its move on it.
                     occ[c] = 0
                     occ[s] = 1
@@ -330,10 +339,10 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
 @kernel_jit
 def stuck_check(fp, key):
     """True when the xy test proves the position dead (its pattern is
-    learned then; see the module doc)."""
-    if fp.stuck == 0:
-        return False
-    return learn_stuck(fp.base, key)
+    learned then), or a probe does (see the module doc)."""
+    if fp.stuck != 0 and learn_stuck(fp.base, key):
+        return True
+    return probe_dead(fp.base, fp.probe, key)
 
 
 register_fess_kernels(SokobanFessParams, expand=expand, child_key=child_key,
@@ -347,7 +356,8 @@ class SokobanFessDomain(FessDomain):
     cell_features = N_CELL_FEATURES
 
     def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True,
-                 use_rooms: bool = True, use_hotspots: bool = True, use_stuck: bool = True):
+                 use_rooms: bool = True, use_hotspots: bool = True, use_stuck: bool = True,
+                 use_probes: bool = True):
         puzzle.check_algorithm("fess-only")
         self.puzzle = puzzle
         self.limits = limits
@@ -384,7 +394,9 @@ class SokobanFessDomain(FessDomain):
                                         macro_work(n_grid), feature_work(n_grid),
                                         room_tables(level, n_grid, use_rooms),
                                         hotspot_tables(n_region, len(level.boxes)),
-                                        shared, int(stuck)))
+                                        shared, int(stuck),
+                                        probe_work(puzzle.key_words, puzzle.max_successors,
+                                                   use_probes)))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
         self.plan_info: dict = {"plan": "naive"}
@@ -453,8 +465,13 @@ class SokobanFessDomain(FessDomain):
         return True
 
     def describe(self) -> dict:
-        """The plan found, and whether the hotspot feature is on."""
-        return {**self.plan_info, "hotspots": self._hotspot_state}
+        """The plan found, whether the hotspot feature is on, and what the
+        dead-end probes did."""
+        counters = self.params.probe.counters
+        return {**self.plan_info, "hotspots": self._hotspot_state,
+                "probes": int(counters[PROBES]), "probes_dead": int(counters[PROVED]),
+                "probe_expanded": int(counters[SPENT]), "probe_kept": int(counters[KEPT]),
+                "probe_hits": int(counters[HITS]), "probe_reached": int(counters[REACHED])}
 
     def load_kernels(self) -> None:
         """Compile (or load) the replay and preparation kernels."""

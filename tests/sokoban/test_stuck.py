@@ -22,9 +22,10 @@ from .helpers import SMALL_MICROBAN, microban, random_position
 
 
 def _domain(level, **options):
+    """FESS's domain with the xy test alone (no dead-end probes: test_probe.py)."""
     puzzle = SokobanPuzzle(level, "pushes", "matching")
     domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False,
-                               use_hotspots=False, **options)
+                               use_hotspots=False, use_probes=False, **options)
     return puzzle, domain
 
 
