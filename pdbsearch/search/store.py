@@ -26,6 +26,13 @@ def hash_key(key):
     return h
 
 
+def empty_slots(rows: int) -> np.ndarray:
+    """The hash slots of a fixed table of at most ``rows`` keys, all empty
+    (-1): a power of two at least twice ``rows``, so the table stays at most
+    half full and :func:`find_slot` always ends on a free slot."""
+    return np.full(1 << max(1, (2 * rows - 1).bit_length()), -1, np.int32)
+
+
 @nb.njit(cache=True, inline="always")
 def keys_equal(a, b):
     """True when two key rows are equal."""

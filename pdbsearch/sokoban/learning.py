@@ -46,7 +46,7 @@ from ..byref import by_reference
 from ..pdb.learned import (DEFAULT_CAPACITY, FULL, LearnedPatterns, learned_add, learned_match,
                            new_store)
 from ..puzzle import copy_key, kernel_jit
-from ..search.store import find_slot
+from ..search.store import empty_slots, find_slot
 from .deadlocks import freeze_deadlock, may_freeze
 from .kernels import (MACRO_BASE, MOVE_BASE, decode_boxes, expand, flip_bit, player_of,
                       set_player)
@@ -101,7 +101,7 @@ def learn_work(n_grid: int, n_boxes: int, key_words: int, player_values: int,
     local = LOCAL_LIMIT + 4 * n_boxes if enabled else 1
     tried = TRIED_CAPACITY if enabled else 1
     return LearnWork(np.zeros((local, key_words), np.uint64),
-                     np.full(2 * _pow2(local), -1, np.int32), np.zeros(local, np.int32),
+                     empty_slots(local), np.zeros(local, np.int32),
                      np.zeros(local, np.int32), np.zeros(n_grid, np.uint8),
                      np.zeros(n_grid, np.int64), np.zeros(n_grid, np.int64),
                      np.zeros(n_grid, np.int64), np.zeros(n_grid, np.int32),
@@ -109,17 +109,13 @@ def learn_work(n_grid: int, n_boxes: int, key_words: int, player_values: int,
                      np.zeros(key_words, np.uint64),
                      np.zeros(max(1, (player_values + 63) // 64), np.uint64),
                      np.zeros((tried, key_words), np.uint64),
-                     np.full(2 * _pow2(tried), -1, np.int32), np.zeros(N_COUNTERS, np.int64))
+                     empty_slots(tried), np.zeros(N_COUNTERS, np.int64))
 
 
 def pattern_store(key_words: int, player_values: int, enabled: bool) -> LearnedPatterns:
     """The level's store of learned patterns (one placeholder row when off)."""
     return new_store(key_words, player_values, DEFAULT_CAPACITY if enabled else 1)
 
-
-def _pow2(n: int) -> int:
-    """The smallest power of two >= n (hash tables index by a mask)."""
-    return 1 << max(0, (n - 1).bit_length())
 
 
 # -- the local search ---------------------------------------------------------------

@@ -42,7 +42,7 @@ import numpy as np
 
 from ..byref import by_reference
 from ..puzzle import DEAD, copy_key, kernel_jit
-from ..search.store import find_slot
+from ..search.store import empty_slots, find_slot
 from .bounds import heuristic
 from .kernels import decode_boxes, expand, is_goal
 
@@ -77,13 +77,8 @@ class ProbeWork(NamedTuple):
     out_costs: np.ndarray   #: int32[successors]
     out_moves: np.ndarray   #: int64[successors]
     dead_keys: np.ndarray   #: uint64[DEAD_CAPACITY, K]: positions known dead
-    dead_slots: np.ndarray  #: int32[2 DEAD_CAPACITY]: their hash slots
+    dead_slots: np.ndarray  #: int32: their hash slots
     counters: np.ndarray    #: int64[N_COUNTERS]
-
-
-def _pow2(n: int) -> int:
-    """The smallest power of two >= n (hash tables index by a mask)."""
-    return 1 << max(0, (n - 1).bit_length())
 
 
 def probe_work(key_words: int, max_successors: int, enabled: bool) -> ProbeWork:
@@ -93,10 +88,10 @@ def probe_work(key_words: int, max_successors: int, enabled: bool) -> ProbeWork:
     rows = PROBE_LIMIT + max_successors if enabled else 1
     dead = DEAD_CAPACITY if enabled else 1
     return ProbeWork(int(enabled), np.zeros((rows, key_words), np.uint64),
-                     np.full(2 * _pow2(rows), -1, np.int32), np.zeros(rows, np.int32),
+                     empty_slots(rows), np.zeros(rows, np.int32),
                      np.zeros((max_successors, key_words), np.uint64),
                      np.zeros(max_successors, np.int32), np.zeros(max_successors, np.int64),
-                     np.zeros((dead, key_words), np.uint64), np.full(2 * dead, -1, np.int32),
+                     np.zeros((dead, key_words), np.uint64), empty_slots(dead),
                      np.zeros(N_COUNTERS, np.int64))
 
 
