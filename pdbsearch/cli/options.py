@@ -140,6 +140,9 @@ def add_sokoban_options(parser: argparse.ArgumentParser) -> None:
                        help="no search backwards from the goal beside the forward one "
                             "(astar: breadth-first, its depths and floor keep optimality; "
                             "fess: in the portfolio)")
+    rules.add_argument("--no-probes", action="store_true",
+                       help="fess: no dead-end probes (small exhaustive searches from "
+                            "the positions it is stuck under)")
     learning = rules.add_mutually_exclusive_group()
     learning.add_argument("--learning", action="store_true",
                           help="learn deadlock patterns by small local searches with any "
@@ -159,7 +162,7 @@ def rules(args: argparse.Namespace) -> Rules:
     return Rules(dead_squares=not args.no_dead_squares, freeze=not args.no_freeze,
                  corral=not args.no_corral, tunnels=not args.no_tunnels,
                  tunnel_macros=not args.no_tunnel_macros, diagonal=not args.no_diagonal,
-                 perimeter=not args.no_perimeter,
+                 perimeter=not args.no_perimeter, probes=not args.no_probes,
                  learning=True if args.learning else (False if args.no_learning else None))
 
 
@@ -170,8 +173,8 @@ def sokoban_options(args: argparse.Namespace) -> dict:
     if args.format is not None:
         options["format"] = args.format
     if any((args.no_dead_squares, args.no_freeze, args.no_corral, args.no_tunnels,
-            args.no_tunnel_macros, args.no_diagonal, args.no_perimeter, args.learning,
-            args.no_learning)):
+            args.no_tunnel_macros, args.no_diagonal, args.no_perimeter, args.no_probes,
+            args.learning, args.no_learning)):
         options["rules"] = rules(args)
     if args.pattern_boxes is not None:
         options["pattern_boxes"] = args.pattern_boxes

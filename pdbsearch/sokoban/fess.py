@@ -396,7 +396,7 @@ class SokobanFessDomain(FessDomain):
                                         hotspot_tables(n_region, len(level.boxes)),
                                         shared, int(stuck),
                                         probe_work(puzzle.key_words, puzzle.max_successors,
-                                                   use_probes)))
+                                                   use_probes and puzzle.rules.probes)))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
         self.plan_info: dict = {"plan": "naive"}

@@ -23,6 +23,9 @@ class Rules:
     #: breadth-first perimeter beside A*, the greedy one in
     #: the ``--algo fess`` portfolio (:mod:`pdbsearch.search.bidirectional`)
     perimeter: bool = True
+    #: dead-end probes of the positions ``--algo fess`` is stuck under, and
+    #: the dead positions they meet (:mod:`.probe`; FESS only)
+    probes: bool = True
     #: learn deadlock patterns by local searches; None (auto): only for the
     #: searches where it pays (weighted A* and greedy, see :meth:`SokobanPuzzle.tune`)
     learning: bool | None = None

@@ -15,7 +15,7 @@ from pdbsearch.search.fess import expand_once, late_check_once, stuck_check_once
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.fess import SokobanFessDomain
 from pdbsearch.sokoban.probe import HITS, KEPT, PROBE_LIMIT, PROBE_LOOSE, PROBES, SPENT
-from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.testing.sokoban import StateLimitError, bfs_min_pushes
 
 from .helpers import SMALL_MICROBAN, microban, random_position, xsb
@@ -174,3 +174,12 @@ def test_what_a_dead_probe_met_is_dropped_at_generation():
     assert counters[HITS] == len(before) - len(after)
     for child in after:
         assert late_check_once(domain.params, child)
+
+
+def test_the_rule_switch_turns_the_probes_off():
+    """``--no-probes`` (``Rules(probes=False)``): FESS runs no probe, and still solves."""
+    puzzle = SokobanPuzzle(microban(76), "pushes", "matching", rules=Rules(probes=False))
+    assert "probes" not in puzzle.describe()
+    result = solve(puzzle, "fess-only", limits=Limits(time_seconds=30))
+    assert result.status is Status.SOLVED
+    assert result.extra["fess"]["probes"] == 0
