@@ -64,8 +64,11 @@ def yass_results(name: str, limit: float) -> dict[int, float | None]:
     return out
 
 
-def compare(records, yass: dict[int, float | None]) -> dict:
-    """Level-by-level comparison of one set's records with YASS's."""
+def compare(records, yass: dict[int, float | None]) -> dict | None:
+    """Level-by-level comparison of one set's records with YASS's (None when
+    there are no YASS results for the set)."""
+    if not yass:
+        return None
     ours = {r.number for r in records if r.solved}
     theirs = {n for n, s in yass.items() if s is not None}
     numbers = {r.number for r in records}
@@ -81,6 +84,10 @@ def set_table(name: str, records, cmp: dict) -> str:
     t = totals(records)
     wall = sum(r.wall_seconds for r in records)
     rate = f"{t['nodes_per_cpu_second']:,}" if t["nodes_per_cpu_second"] else "-"
+    if cmp is None:
+        return (f"{name}: solved {t['solved']}/{t['levels']} (no YASS results for this set); "
+                f"search {t['seconds']:.1f} s, cpu {t['cpu_seconds']:.1f} s, wall {wall:.1f} s; "
+                f"{t['expanded']:,} expanded, {rate} per CPU s")
     return (f"{name}: solved {cmp['solved']}/{cmp['levels']} (YASS {cmp['yass_solved']}; "
             f"both {cmp['both']}, only us {cmp['only_us']}, only YASS {cmp['only_yass']}); "
             f"search {t['seconds']:.1f} s, cpu {t['cpu_seconds']:.1f} s, wall {wall:.1f} s "
@@ -138,6 +145,8 @@ def main(argv=None) -> int:
     parser.add_argument("--no-perimeter", action="store_true",
                         help="no search backwards beside the forward one (astar, wastar, "
                              "fess: as the command line's switch)")
+    parser.add_argument("--no-probes", action="store_true",
+                        help="run FESS without its dead-end probes (to measure them)")
     parser.add_argument("--first", type=positive_int,
                         help="only the first N levels of each set")
     parser.add_argument("--only", type=positive_int_list, default=None, metavar="N,N,...",
@@ -158,7 +167,7 @@ def main(argv=None) -> int:
           f"numba {info['numba']}, numpy {info['numpy']}; load {info['load_average']}",
           file=sys.stderr)
     rules = Rules(learning={"auto": None, "on": True, "off": False}[args.learning],
-                  perimeter=not args.no_perimeter)
+                  perimeter=not args.no_perimeter, probes=not args.no_probes)
     cpu = args.clock == "cpu"   # a CPU limit, with 4x that of wall clock as a backstop
     options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
                          rules=rules, time_limit=(4 if cpu else 1) * args.time_limit,
