@@ -79,19 +79,19 @@ def compare(records, yass: dict[int, float | None]) -> dict | None:
             "yass_seconds": round(sum(yass[n] or 0.0 for n in numbers if n in yass), 3)}
 
 
-def set_table(name: str, records, cmp: dict) -> str:
+def set_table(name: str, records, cmp: dict | None) -> str:
     """The one-set summary lines."""
     t = totals(records)
     wall = sum(r.wall_seconds for r in records)
     rate = f"{t['nodes_per_cpu_second']:,}" if t["nodes_per_cpu_second"] else "-"
+    work = f"search {t['seconds']:.1f} s, cpu {t['cpu_seconds']:.1f} s, wall {wall:.1f} s"
+    nodes = f"{t['expanded']:,} expanded, {rate} per CPU s"
     if cmp is None:
         return (f"{name}: solved {t['solved']}/{t['levels']} (no YASS results for this set); "
-                f"search {t['seconds']:.1f} s, cpu {t['cpu_seconds']:.1f} s, wall {wall:.1f} s; "
-                f"{t['expanded']:,} expanded, {rate} per CPU s")
+                f"{work}; {nodes}")
     return (f"{name}: solved {cmp['solved']}/{cmp['levels']} (YASS {cmp['yass_solved']}; "
             f"both {cmp['both']}, only us {cmp['only_us']}, only YASS {cmp['only_yass']}); "
-            f"search {t['seconds']:.1f} s, cpu {t['cpu_seconds']:.1f} s, wall {wall:.1f} s "
-            f"(YASS {cmp['yass_seconds']:.1f} s); {t['expanded']:,} expanded, {rate} per CPU s")
+            f"{work} (YASS {cmp['yass_seconds']:.1f} s); {nodes}")
 
 
 def chosen_sets(parser: argparse.ArgumentParser, text: str,

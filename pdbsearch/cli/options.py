@@ -172,10 +172,9 @@ def sokoban_options(args: argparse.Namespace) -> dict:
     options = {}
     if args.format is not None:
         options["format"] = args.format
-    if any((args.no_dead_squares, args.no_freeze, args.no_corral, args.no_tunnels,
-            args.no_tunnel_macros, args.no_diagonal, args.no_perimeter, args.no_probes,
-            args.learning, args.no_learning)):
-        options["rules"] = rules(args)
+    chosen = rules(args)
+    if chosen != Rules():   # some switch was given
+        options["rules"] = chosen
     if args.pattern_boxes is not None:
         options["pattern_boxes"] = args.pattern_boxes
     if args.grouping is not None:

@@ -56,7 +56,6 @@ from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
 from .macros import MacroWork, box_macros, macro_path, macro_work
 from .packing import PackingSearch, oop_zones
 from .plan import PlanParams, naive_plan
-from .probe import MAIN as PROBE_MAIN
 from .probe import (HITS, KEPT, PROBES, PROVED, REACHED, SPENT, ProbeWork, known_dead,
                     probe_dead, probe_work)
 from .rooms import RoomTables, obstructed_after_move, obstructed_links, room_tables
@@ -203,8 +202,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     w = p.work
     plan = fp.plan
     occ, boxes = w.occ, w.boxes
-    p.learn.counters[EXPANDS] += 1   # the stuck tests' budgets count expansions
-    fp.probe.counters[PROBE_MAIN] += 1
+    p.learn.counters[EXPANDS] += 1   # the stuck tests' budgets (xy, probes) count expansions
     n = decode_boxes(p, key, boxes)
     on_goals = 0
     dist = 0

@@ -117,7 +117,6 @@ def pattern_store(key_words: int, player_values: int, enabled: bool) -> LearnedP
     return new_store(key_words, player_values, DEFAULT_CAPACITY if enabled else 1)
 
 
-
 # -- the local search ---------------------------------------------------------------
 
 

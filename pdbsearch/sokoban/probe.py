@@ -45,6 +45,7 @@ from ..puzzle import DEAD, copy_key, kernel_jit
 from ..search.store import empty_slots, find_slot
 from .bounds import heuristic
 from .kernels import decode_boxes, expand, is_goal
+from .learning import EXPANDS
 
 #: Most positions one probe stores before it gives up.
 PROBE_LIMIT = 8192
@@ -60,8 +61,8 @@ PROBE_LOOSE = 6
 DEAD_CAPACITY = 1 << 17
 
 # Slots of ``ProbeWork.counters``.
-MAIN, SPENT, PROBES, PROVED, KEPT, HITS, REACHED = 0, 1, 2, 3, 4, 5, 6
-N_COUNTERS = 7
+SPENT, PROBES, PROVED, KEPT, HITS, REACHED = 0, 1, 2, 3, 4, 5
+N_COUNTERS = 6
 
 # Outcomes of one probe.
 REACHES_GOAL, DEAD_END, UNKNOWN = 0, 1, 2
@@ -169,10 +170,10 @@ def known_dead(pw, key):
 def probe_dead(p, pw, key):
     """True when a probe proves ``key`` dead; probes run only when on, on
     positions with at most :data:`PROBE_LOOSE` boxes off goals, and within
-    the budget (module doc; ``pw.counters[MAIN]`` counts the main search's
-    expansions)."""
+    the budget (module doc; the main search's expansions are those its
+    expansion counts for the stuck test, ``p.learn.counters[EXPANDS]``)."""
     if pw.on == 0 or \
-            pw.counters[SPENT] > PROBE_RATIO * pw.counters[MAIN] + PROBE_ALLOWANCE:
+            pw.counters[SPENT] > PROBE_RATIO * p.learn.counters[EXPANDS] + PROBE_ALLOWANCE:
         return False
     boxes = p.work.boxes
     n = decode_boxes(p, key, boxes)
