@@ -31,6 +31,23 @@ wall), ``dead[c]`` is 1 on dead squares (all 0 when that rule is off).
   on its goal, the only moment the frozen set grows (a box leaving the
   last region that feeds a goal is left to FESS, which asks on every
   position it keeps).
+* **Goals stranded behind boxes the player cannot push**
+  (:func:`stranded_goal_deadlock`): the same test with a larger set of
+  boxes that never move, which the player's place decides.  Start from
+  every box and drop, until none changes, each box that could be pushed:
+  the player's side of it in the *area* (the region cells the player
+  reaches without crossing a box still in the set; boxes dropped are
+  crossed, as they may move away) and the cell beyond it in the region,
+  not dead, and not holding a box of the set.  No box left in the set ever
+  moves: the first to move would be pushed from a cell of the area (the
+  player only ever walks through cells the set does not hold) onto a cell
+  outside the set that is not dead (a solution pushes no box onto a dead
+  square), and the fixpoint would have dropped it.  A frozen set is such a
+  set (a box blocked on an axis has a wall, a dead pair or a set member on
+  that axis), so this is stronger than the test above: it sees a goal
+  walled in by boxes that are not frozen, which only a player standing
+  inside could push, as when FESS fills a two-wide goal column out of
+  order.  FESS asks it on every position it keeps.
 * **Corrals** (:func:`corral_restriction`): a corral ``R`` is a connected
   set of empty region cells the player cannot reach; its *barrier* is the
   set of boxes next to it (the other neighbours of ``R`` are walls).  Until
@@ -186,21 +203,12 @@ def freeze_deadlock(c, occ, inside, goal, dead, width, mark, tag, stack):
     return False
 
 
-@nb.njit(cache=True)
-def sealed_goal_deadlock(boxes, n, occ, inside, goal, goal_cells, dead, deltas, mark, tag, seen,
-                         counters, slot, queue):
-    """True when the frozen boxes of the position (``occ`` set for
-    ``boxes[:n]``) include one off its goal, or seal off an empty goal from
-    every box that can still move (see the module docstring).
-
-    ``mark``, ``seen`` (int64, one per cell) and ``queue`` (int32, one per
-    cell) are work arrays; ``tag`` is a fresh stamp of ``mark``; the stamps
-    of ``seen`` are drawn from ``counters[slot]``, one per empty goal.
-    """
-    width = deltas[3]
-    for i in range(n):
-        mark[boxes[i]] = tag
-    _keep_frozen(boxes, n, occ, inside, dead, width, mark, tag)
+@nb.njit(cache=True, inline="always")
+def _goal_cut_off(boxes, n, occ, inside, goal, goal_cells, deltas, mark, tag, seen, counters,
+                  slot, queue):
+    """The verdict once ``mark == tag`` flags the boxes that never move: one
+    of them off its goal, or an empty goal from which no lone box can be
+    pulled, with them as walls, onto a cell holding a box that can move."""
     sealing = False
     for i in range(n):
         b = boxes[i]
@@ -240,6 +248,84 @@ def sealed_goal_deadlock(boxes, n, occ, inside, goal, goal_cells, dead, deltas, 
         if not fed:
             return True
     return False
+
+
+@nb.njit(cache=True)
+def sealed_goal_deadlock(boxes, n, occ, inside, goal, goal_cells, dead, deltas, mark, tag, seen,
+                         counters, slot, queue):
+    """True when the frozen boxes of the position (``occ`` set for
+    ``boxes[:n]``) include one off its goal, or seal off an empty goal from
+    every box that can still move (see the module docstring).
+
+    ``mark``, ``seen`` (int64, one per cell) and ``queue`` (int32, one per
+    cell) are work arrays; ``tag`` is a fresh stamp of ``mark``; the stamps
+    of ``seen`` are drawn from ``counters[slot]``, one per empty goal.
+    """
+    width = deltas[3]
+    for i in range(n):
+        mark[boxes[i]] = tag
+    _keep_frozen(boxes, n, occ, inside, dead, width, mark, tag)
+    return _goal_cut_off(boxes, n, occ, inside, goal, goal_cells, deltas, mark, tag, seen,
+                         counters, slot, queue)
+
+
+@nb.njit(cache=True, inline="always")
+def _flood_area(head, tail, occ, inside, deltas, mark, tag, seen, stamp, queue):
+    """Grow the player's area (``seen == stamp``) from the cells queued in
+    ``queue[head:tail]``, through every region cell but those of boxes
+    flagged ``mark == tag``; returns the new end of the queue."""
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for d in range(4):
+            x = c + deltas[d]
+            if inside[x] != 0 and seen[x] != stamp and not (occ[x] != 0 and mark[x] == tag):
+                seen[x] = stamp
+                queue[tail] = x
+                tail += 1
+    return tail
+
+
+@nb.njit(cache=True)
+def stranded_goal_deadlock(boxes, n, player, occ, inside, goal, goal_cells, dead, deltas, mark,
+                           tag, seen, counters, slot, queue):
+    """:func:`sealed_goal_deadlock` with the player's place taken into
+    account: the boxes that never move are those the player can never push
+    (see the module docstring), a set that holds every frozen box.
+
+    ``player`` is the player's cell (any cell of its area); the work arrays
+    are those of :func:`sealed_goal_deadlock`, and one more stamp of
+    ``seen`` marks the player's area.
+    """
+    for i in range(n):
+        mark[boxes[i]] = tag
+    counters[slot] += 1
+    area = counters[slot]
+    seen[player] = area
+    queue[0] = player
+    tail = _flood_area(0, 1, occ, inside, deltas, mark, tag, seen, area, queue)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n):
+            b = boxes[i]
+            if mark[b] != tag:
+                continue
+            for d in range(4):
+                t = b + deltas[d]
+                if (seen[b - deltas[d]] == area and inside[t] != 0 and dead[t] == 0
+                        and not (occ[t] != 0 and mark[t] == tag)):
+                    # b may be pushed: it stops being a wall, and the area
+                    # grows through its cell.
+                    mark[b] = 0
+                    seen[b] = area
+                    queue[tail] = b
+                    tail = _flood_area(tail, tail + 1, occ, inside, deltas, mark, tag, seen,
+                                       area, queue)
+                    changed = True
+                    break
+    return _goal_cut_off(boxes, n, occ, inside, goal, goal_cells, deltas, mark, tag, seen,
+                         counters, slot, queue)
 
 
 # -- closed diagonals ------------------------------------------------------------

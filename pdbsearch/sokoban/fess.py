@@ -6,7 +6,9 @@
   generation (cheap); the expensive tests run lazily on the chosen move:
   the bipartite matching of the lower bound (with the puzzle's pattern
   databases when it uses them), which proves a position dead when the
-  boxes cannot all be matched to goals.
+  boxes cannot all be matched to goals, and the stranded-goal test
+  (:func:`.deadlocks.stranded_goal_deadlock`: boxes the player can never
+  push, off their goals or walling in an empty goal).
 * **Features** (:mod:`.features`): unpacked boxes, player regions,
   obstructed room links (:mod:`.rooms`), out-of-plan boxes, which name the
   cell, and hotspots (:mod:`.hotspots`), which only rank, and whose
@@ -51,7 +53,7 @@ from .features import (CONNECTIVITY, HOTSPOTS, N_CELL_FEATURES, N_FEATURES, OUT_
 from .hotspots import (HotspotBuilder, HotspotTables, child_hotspots, hotspot_tables,
                        position_hotspots)
 from .kernels import (AREA, FROZEN, LABEL, SokobanParams, decode_boxes, in_perimeter,
-                      player_of, seals_goal, work_arrays)
+                      player_of, strands_goal, work_arrays)
 from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
 from .macros import MacroWork, box_macros, macro_path, macro_work
 from .packing import PackingSearch, oop_zones
@@ -118,7 +120,8 @@ def child_key(fp, parent_key, desc, out):
 @kernel_jit
 def late_check(fp, key):
     """True when the bound proves the position dead (no perfect matching of
-    boxes to goals, or a dead pattern), or frozen boxes seal off a goal."""
+    boxes to goals, or a dead pattern), or boxes the player can never push
+    strand a goal or stand off theirs (:func:`.kernels.strands_goal`)."""
     p = fp.base
     if p.heuristic != ZERO and heuristic(p, key) >= DEAD:
         return True
@@ -130,7 +133,7 @@ def late_check(fp, key):
     n = decode_boxes(p, key, w.boxes)
     for i in range(n):
         w.occ[w.boxes[i]] = 1
-    dead = seals_goal(p, w.boxes, n)
+    dead = strands_goal(p, w.boxes, n, player_of(p, key))
     for i in range(n):
         w.occ[w.boxes[i]] = 0
     return dead

@@ -37,7 +37,7 @@ from ..puzzle import copy_key, kernel_jit
 from ..search.store import hash_key, keys_equal
 from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, closed_diagonal_deadlock,
                         corral_restriction, freeze_deadlock, may_close_diagonal, may_freeze,
-                        sealed_goal_deadlock, tunnel_restriction)
+                        sealed_goal_deadlock, stranded_goal_deadlock, tunnel_restriction)
 from .tables import flood_smallest
 from .vocabulary import MOVES
 
@@ -404,6 +404,19 @@ def seals_goal(p, boxes, n_boxes):
     return sealed_goal_deadlock(boxes, n_boxes, w.occ, p.inside, p.goal, p.goal_cells, p.dead,
                                 p.deltas, w.frozen, w.counters[FROZEN], w.seen, w.counters,
                                 SEEN, w.queue)
+
+
+@nb.njit(cache=True)
+def strands_goal(p, boxes, n_boxes, player):
+    """True when the boxes the player (on ``player``) can never push include
+    one off its goal or cut an empty goal off from every other box
+    (:func:`.deadlocks.stranded_goal_deadlock`; ``p.work.occ`` shows the
+    boxes)."""
+    w = p.work
+    w.counters[FROZEN] += 1
+    return stranded_goal_deadlock(boxes, n_boxes, player, w.occ, p.inside, p.goal, p.goal_cells,
+                                  p.dead, p.deltas, w.frozen, w.counters[FROZEN], w.seen,
+                                  w.counters, SEEN, w.queue)
 
 
 @nb.njit(cache=True, inline="always")

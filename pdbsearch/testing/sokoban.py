@@ -417,19 +417,18 @@ def frozen_boxes(level: Level, boxes, dead=frozenset()) -> frozenset[int]:
     return frozenset(frozen)
 
 
-def sealed_goals_dead(level: Level, boxes, dead=frozenset()) -> bool:
-    """The sealed-goal deadlock of :mod:`..sokoban.deadlocks`, plainly: the
-    :func:`frozen_boxes` are walls; dead when one is off its goal, or when an
-    empty goal's lone-box pull region, with those walls, holds no other box."""
+def _goal_cut_off(level: Level, boxes, immovable: frozenset[int]) -> bool:
+    """Dead when a box of ``immovable`` is off its goal, or when an empty
+    goal's lone-box pull region, with those boxes as walls, holds no other
+    box."""
+    if immovable - level.goals:
+        return True
+    if not immovable:
+        return False
     region = set(region_cells(level))
     w = level.width
     boxes = set(boxes)
-    frozen = frozen_boxes(level, boxes, dead)
-    if frozen - level.goals:
-        return True
-    if not frozen:
-        return False
-    open_cells = region - frozen
+    open_cells = region - immovable
     for g in level.goals - boxes:
         reach, todo = {g}, [g]
         while todo:
@@ -438,9 +437,41 @@ def sealed_goals_dead(level: Level, boxes, dead=frozenset()) -> bool:
                 if x + d in open_cells and x + 2 * d in open_cells and x + d not in reach:
                     reach.add(x + d)
                     todo.append(x + d)
-        if not reach & (boxes - frozen):
+        if not reach & (boxes - immovable):
             return True
     return False
+
+
+def sealed_goals_dead(level: Level, boxes, dead=frozenset()) -> bool:
+    """The sealed-goal deadlock of :mod:`..sokoban.deadlocks`, plainly: the
+    :func:`frozen_boxes` are walls; dead when one is off its goal, or when an
+    empty goal's lone-box pull region, with those walls, holds no other box."""
+    return _goal_cut_off(level, boxes, frozen_boxes(level, boxes, dead))
+
+
+def unpushable_boxes(level: Level, boxes, player: int, dead=frozenset()) -> frozenset[int]:
+    """The boxes the player on ``player`` can never push, plainly: start from
+    all of them and drop, round after round, every box with a side in the
+    player's area (walking around the boxes not yet dropped) and a region
+    cell beyond it that is neither ``dead`` nor holding a box not dropped."""
+    region = set(region_cells(level))
+    w = level.width
+    kept = set(boxes)
+    while True:
+        area = _area(region, w, player, kept)
+        movable = {b for b in kept for d in (-1, 1, -w, w)
+                   if b - d in area and b + d in region and b + d not in dead
+                   and b + d not in kept}
+        if not movable:
+            return frozenset(kept)
+        kept -= movable
+
+
+def stranded_goals_dead(level: Level, boxes, player: int, dead=frozenset()) -> bool:
+    """The stranded-goal deadlock of :mod:`..sokoban.deadlocks`, plainly:
+    the test of :func:`sealed_goals_dead` with :func:`unpushable_boxes` as
+    the walls."""
+    return _goal_cut_off(level, boxes, unpushable_boxes(level, boxes, player, dead))
 
 
 # -- Festival's xy test (the stuck patterns of FESS) --------------------------------

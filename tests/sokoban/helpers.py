@@ -94,3 +94,16 @@ def random_position(level: Level, rng: np.random.Generator,
                                                        replace=False))
     free = [c for c in cells if c not in boxes]
     return boxes, free[rng.integers(len(free))]
+
+
+def goal_heavy_boxes(level: Level, rng: np.random.Generator, dead=frozenset()) -> frozenset[int]:
+    """Random boxes (as many as the level has), a random number of them on
+    goals and the rest anywhere live: positions where boxes on goals wall
+    others in are common."""
+    goals = sorted(level.goals)
+    live = sorted(set(level.playable_cells()) - set(dead))
+    k = len(level.boxes)
+    on_goals = set(rng.choice(goals, size=rng.integers(0, k + 1), replace=False).tolist())
+    rest = [c for c in live if c not in on_goals]
+    more = rng.choice(rest, size=k - len(on_goals), replace=False).tolist()
+    return frozenset(on_goals | set(more))

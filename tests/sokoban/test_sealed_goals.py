@@ -18,7 +18,8 @@ from pdbsearch.sokoban.kernels import N_COUNTERS, SEEN
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.testing.sokoban import bfs_min_pushes, frozen_boxes, sealed_goals_dead
 
-from .helpers import SMALL_MICROBAN, kernel_successors, microban, python_successors, xsb
+from .helpers import (SMALL_MICROBAN, goal_heavy_boxes, kernel_successors, microban,
+                      python_successors, xsb)
 
 #: A dead-end goal corridor (column 1, rows 1 and 2) filled by pushing up
 #: from row 3, the player below at row 4.  The box on the goal at (4, 1)
@@ -79,18 +80,6 @@ def test_nothing_is_sealed_while_the_box_can_still_move():
     assert bfs_min_pushes(OPEN) is not None
 
 
-def _random_boxes(level, rng, dead):
-    """Boxes drawn half on goals, half anywhere live (so frozen goal boxes
-    are common)."""
-    goals = sorted(level.goals)
-    live = sorted(set(level.playable_cells()) - set(dead))
-    k = len(level.boxes)
-    on_goals = set(rng.choice(goals, size=rng.integers(0, k + 1), replace=False).tolist())
-    rest = [c for c in live if c not in on_goals]
-    more = rng.choice(rest, size=k - len(on_goals), replace=False).tolist()
-    return frozenset(on_goals | set(more))
-
-
 def _check_level(number: int) -> int:
     """Kernel against reference, and soundness, on random positions of
     Microban ``number``; returns how many it called dead."""
@@ -100,7 +89,7 @@ def _check_level(number: int) -> int:
     rng = np.random.default_rng(number)
     fired = 0
     for _ in range(40):
-        boxes = _random_boxes(level, rng, dead)
+        boxes = goal_heavy_boxes(level, rng, dead)
         got = kernel_says_dead(puzzle, boxes)
         assert got == sealed_goals_dead(level, boxes, dead)
         if got:
@@ -167,7 +156,7 @@ def _check_expansion(number: int) -> int:
     rng = np.random.default_rng(number)
     pruned = 0
     for _ in range(60):
-        boxes = _random_boxes(level, rng, frozenset())
+        boxes = goal_heavy_boxes(level, rng, frozenset())
         if sealed_goals_dead(level, boxes):
             continue
         free = sorted(level.playable_cells() - boxes)

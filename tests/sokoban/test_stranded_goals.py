@@ -1,0 +1,143 @@
+"""Goals stranded behind boxes the player cannot push
+(:func:`pdbsearch.sokoban.deadlocks.stranded_goal_deadlock`): a drawn case
+that the frozen-box test misses, the player's place deciding, the kernel
+against its plain-Python reference on random positions, soundness (every
+position it calls dead has no solution by our own push BFS), that it is
+at least as strong as the sealed-goal test, and FESS's lazy check using it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pdbsearch.puzzle import DEAD
+from pdbsearch.search.common import evaluate_heuristic
+from pdbsearch.search.fess import late_check_once
+from pdbsearch.search.result import Limits
+from pdbsearch.sokoban.deadlocks import sealed_goal_deadlock, stranded_goal_deadlock
+from pdbsearch.sokoban.fess import SokobanFessDomain
+from pdbsearch.sokoban.kernels import N_COUNTERS, SEEN
+from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.testing.sokoban import (bfs_min_pushes, frozen_boxes, sealed_goals_dead,
+                                       stranded_goals_dead, unpushable_boxes)
+
+from .helpers import SMALL_MICROBAN, goal_heavy_boxes, microban, xsb
+
+#: A two-wide goal column (columns 1 and 2, rows 1 to 6) packed out of
+#: order, as FESS packed one on holland 5: the goals at (2, 1) and (4, 1)
+#: are empty.  The box at (3, 1) between them is not frozen (both of its
+#: column neighbours are free), so a lone box could still be pulled out of
+#: either hole onto it, and the sealed-goal test calls the position alive.
+#: But it could only be pushed by a player standing in a hole, and the
+#: player can never get there: every other box of the column is frozen.
+STRANDED = """\
+######
+#**###
+#.*###
+#**###
+#.*###
+#**###
+#**###
+#    #
+# $$ #
+#  @ #
+######
+"""
+
+
+def _kernels(puzzle, boxes, player) -> tuple[bool, bool]:
+    """The sealed-goal and the stranded-goal kernels on one position (fresh
+    work arrays)."""
+    p = puzzle.params
+    n_grid = p.inside.shape[0]
+    cells = np.array(sorted(boxes), np.int32)
+    occ = np.zeros(n_grid, np.uint8)
+    occ[cells] = 1
+
+    def work():
+        return (np.zeros(n_grid, np.int64), 1, np.zeros(n_grid, np.int64),
+                np.zeros(N_COUNTERS, np.int64), SEEN, np.zeros(n_grid, np.int32))
+
+    sealed = sealed_goal_deadlock(cells, len(cells), occ, p.inside, p.goal, p.goal_cells,
+                                  p.dead, p.deltas, *work())
+    stranded = stranded_goal_deadlock(cells, len(cells), player, occ, p.inside, p.goal,
+                                      p.goal_cells, p.dead, p.deltas, *work())
+    return bool(sealed), bool(stranded)
+
+
+def test_a_goal_column_packed_out_of_order_strands_its_holes():
+    level = xsb(STRANDED)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    between = level.cell(3, 1)
+    assert between not in frozen_boxes(level, level.boxes)
+    assert between in unpushable_boxes(level, level.boxes, level.player)
+    assert _kernels(puzzle, level.boxes, level.player) == (False, True)
+    assert not sealed_goals_dead(level, level.boxes)
+    assert stranded_goals_dead(level, level.boxes, level.player)
+    assert bfs_min_pushes(level) is None
+
+
+def test_the_player_s_place_decides_which_boxes_are_walls():
+    """The same boxes with the player in a hole: the box between the holes
+    can now be pushed (into the other hole), but the player is shut in the
+    column for good, so the two loose boxes below are the ones it can never
+    push, off their goals: dead for another reason, which the BFS confirms."""
+    level = xsb(STRANDED)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    in_hole = level.cell(2, 1)
+    walls = unpushable_boxes(level, level.boxes, in_hole)
+    assert level.cell(3, 1) not in walls
+    assert {level.cell(8, 2), level.cell(8, 3)} <= walls
+    assert _kernels(puzzle, level.boxes, in_hole) == (False, True)
+    assert stranded_goals_dead(level, level.boxes, in_hole)
+    assert bfs_min_pushes(level.with_state(boxes=level.boxes, player=in_hole)) is None
+
+
+def _check_level(number: int) -> tuple[int, int]:
+    """Kernel against reference, soundness, and strength against the
+    sealed-goal test, on random positions of Microban ``number``; returns
+    how many positions it called dead, and how many of those the
+    sealed-goal test missed."""
+    level = microban(number)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    dead = puzzle.dead_squares
+    rng = np.random.default_rng(1000 + number)
+    fired = missed = 0
+    for _ in range(40):
+        boxes = goal_heavy_boxes(level, rng, dead)
+        free = sorted(level.playable_cells() - boxes)
+        player = free[int(rng.integers(len(free)))]
+        sealed, stranded = _kernels(puzzle, boxes, player)
+        assert stranded == stranded_goals_dead(level, boxes, player, dead)
+        assert sealed == sealed_goals_dead(level, boxes, dead)
+        assert stranded or not sealed, "a frozen set is never pushable"
+        if stranded:
+            fired += 1
+            missed += not sealed
+            assert bfs_min_pushes(level.with_state(boxes=boxes, player=player)) is None
+    return fired, missed
+
+
+@pytest.mark.parametrize("number", SMALL_MICROBAN)
+def test_the_kernel_matches_its_reference_and_is_sound(number):
+    _check_level(number)
+
+
+def test_the_kernel_fires_where_the_sealed_goal_test_does_not():
+    """The properties above are not vacuous: some random positions are
+    stranded, and some of them are not sealed."""
+    counts = [_check_level(n) for n in SMALL_MICROBAN]
+    assert sum(f for f, _ in counts) > 0
+    assert sum(m for _, m in counts) > 0
+
+
+def test_fess_drops_a_stranded_position_when_it_keeps_it():
+    """FESS's lazy check (on every position it keeps) sees the stranded
+    column; the matching alone does not."""
+    level = xsb(STRANDED)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False,
+                               use_hotspots=False, use_stuck=False, use_probes=False)
+    key = puzzle.key_of(level.boxes, level.player)
+    assert evaluate_heuristic(puzzle.params, key) < DEAD
+    assert late_check_once(domain.params, key)
