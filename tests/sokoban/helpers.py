@@ -10,6 +10,8 @@ import numpy as np
 
 from pdbsearch.search.common import expand_into, successor_buffers
 from pdbsearch.sokoban import Level, load_levels, parse_xsb_collection
+from pdbsearch.sokoban.deadlocks import sealed_goal_deadlock, stranded_goal_deadlock
+from pdbsearch.sokoban.kernels import N_COUNTERS, SEEN
 
 LEVELS = Path(__file__).resolve().parents[2] / "puzzles"
 PUSH = LEVELS / "push"
@@ -107,3 +109,32 @@ def goal_heavy_boxes(level: Level, rng: np.random.Generator, dead=frozenset()) -
     rest = [c for c in live if c not in on_goals]
     more = rng.choice(rest, size=k - len(on_goals), replace=False).tolist()
     return frozenset(on_goals | set(more))
+
+
+def _goal_test_arrays(puzzle, boxes) -> tuple:
+    """The boxes, their occupancy and fresh work arrays for the goal tests
+    of :mod:`pdbsearch.sokoban.deadlocks`."""
+    n_grid = puzzle.params.inside.shape[0]
+    cells = np.array(sorted(boxes), np.int32)
+    occ = np.zeros(n_grid, np.uint8)
+    occ[cells] = 1
+    work = (np.zeros(n_grid, np.int64), 1, np.zeros(n_grid, np.int64),
+            np.zeros(N_COUNTERS, np.int64), SEEN, np.zeros(n_grid, np.int32))
+    return cells, occ, work
+
+
+def sealed_kernel(puzzle, boxes) -> bool:
+    """:func:`~pdbsearch.sokoban.deadlocks.sealed_goal_deadlock` on ``boxes``."""
+    p = puzzle.params
+    cells, occ, work = _goal_test_arrays(puzzle, boxes)
+    return bool(sealed_goal_deadlock(cells, len(cells), occ, p.inside, p.goal, p.goal_cells,
+                                     p.dead, p.deltas, *work))
+
+
+def stranded_kernel(puzzle, boxes, player: int) -> bool:
+    """:func:`~pdbsearch.sokoban.deadlocks.stranded_goal_deadlock` on
+    ``boxes`` and ``player``."""
+    p = puzzle.params
+    cells, occ, work = _goal_test_arrays(puzzle, boxes)
+    return bool(stranded_goal_deadlock(cells, len(cells), player, occ, p.inside, p.goal,
+                                       p.goal_cells, p.dead, p.deltas, *work))

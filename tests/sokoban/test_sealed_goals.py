@@ -13,13 +13,11 @@ import pytest
 
 from pdbsearch.search import Status, solve
 from pdbsearch.search.result import Limits
-from pdbsearch.sokoban.deadlocks import sealed_goal_deadlock
-from pdbsearch.sokoban.kernels import N_COUNTERS, SEEN
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.testing.sokoban import bfs_min_pushes, frozen_boxes, sealed_goals_dead
 
 from .helpers import (SMALL_MICROBAN, goal_heavy_boxes, kernel_successors, microban,
-                      python_successors, xsb)
+                      python_successors, sealed_kernel, xsb)
 
 #: A dead-end goal corridor (column 1, rows 1 and 2) filled by pushing up
 #: from row 3, the player below at row 4.  The box on the goal at (4, 1)
@@ -36,23 +34,9 @@ SEALED = xsb("""\
 """)
 
 
-def kernel_says_dead(puzzle, boxes) -> bool:
-    """The kernel on ``boxes`` (fresh work arrays)."""
-    p = puzzle.params
-    n_grid = p.inside.shape[0]
-    cells = np.array(sorted(boxes), np.int32)
-    occ = np.zeros(n_grid, np.uint8)
-    occ[cells] = 1
-    return bool(sealed_goal_deadlock(cells, len(cells), occ, p.inside, p.goal, p.goal_cells,
-                                     p.dead,
-                                     p.deltas, np.zeros(n_grid, np.int64), 1,
-                                     np.zeros(n_grid, np.int64), np.zeros(N_COUNTERS, np.int64),
-                                     SEEN, np.zeros(n_grid, np.int32)))
-
-
 def test_a_frozen_box_at_the_mouth_of_a_goal_corridor_seals_it():
     puzzle = SokobanPuzzle(SEALED, "pushes", "matching")
-    assert kernel_says_dead(puzzle, SEALED.boxes)
+    assert sealed_kernel(puzzle, SEALED.boxes)
     assert sealed_goals_dead(SEALED, SEALED.boxes, puzzle.dead_squares)
     assert bfs_min_pushes(SEALED) is None
     # The search proves it too, and fast (the matching alone does not see it).
@@ -75,7 +59,7 @@ OPEN = xsb("""\
 
 def test_nothing_is_sealed_while_the_box_can_still_move():
     puzzle = SokobanPuzzle(OPEN, "pushes", "matching")
-    assert not kernel_says_dead(puzzle, OPEN.boxes)
+    assert not sealed_kernel(puzzle, OPEN.boxes)
     assert not sealed_goals_dead(OPEN, OPEN.boxes, puzzle.dead_squares)
     assert bfs_min_pushes(OPEN) is not None
 
@@ -90,7 +74,7 @@ def _check_level(number: int) -> int:
     fired = 0
     for _ in range(40):
         boxes = goal_heavy_boxes(level, rng, dead)
-        got = kernel_says_dead(puzzle, boxes)
+        got = sealed_kernel(puzzle, boxes)
         assert got == sealed_goals_dead(level, boxes, dead)
         if got:
             fired += 1

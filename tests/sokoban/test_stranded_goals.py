@@ -14,14 +14,13 @@ from pdbsearch.puzzle import DEAD
 from pdbsearch.search.common import evaluate_heuristic
 from pdbsearch.search.fess import late_check_once
 from pdbsearch.search.result import Limits
-from pdbsearch.sokoban.deadlocks import sealed_goal_deadlock, stranded_goal_deadlock
 from pdbsearch.sokoban.fess import SokobanFessDomain
-from pdbsearch.sokoban.kernels import N_COUNTERS, SEEN
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 from pdbsearch.testing.sokoban import (bfs_min_pushes, frozen_boxes, sealed_goals_dead,
                                        stranded_goals_dead, unpushable_boxes)
 
-from .helpers import SMALL_MICROBAN, goal_heavy_boxes, microban, xsb
+from .helpers import (SMALL_MICROBAN, goal_heavy_boxes, microban, sealed_kernel,
+                      stranded_kernel, xsb)
 
 #: A two-wide goal column (columns 1 and 2, rows 1 to 6) packed out of
 #: order, as FESS packed one on holland 5: the goals at (2, 1) and (4, 1)
@@ -46,23 +45,8 @@ STRANDED = """\
 
 
 def _kernels(puzzle, boxes, player) -> tuple[bool, bool]:
-    """The sealed-goal and the stranded-goal kernels on one position (fresh
-    work arrays)."""
-    p = puzzle.params
-    n_grid = p.inside.shape[0]
-    cells = np.array(sorted(boxes), np.int32)
-    occ = np.zeros(n_grid, np.uint8)
-    occ[cells] = 1
-
-    def work():
-        return (np.zeros(n_grid, np.int64), 1, np.zeros(n_grid, np.int64),
-                np.zeros(N_COUNTERS, np.int64), SEEN, np.zeros(n_grid, np.int32))
-
-    sealed = sealed_goal_deadlock(cells, len(cells), occ, p.inside, p.goal, p.goal_cells,
-                                  p.dead, p.deltas, *work())
-    stranded = stranded_goal_deadlock(cells, len(cells), player, occ, p.inside, p.goal,
-                                      p.goal_cells, p.dead, p.deltas, *work())
-    return bool(sealed), bool(stranded)
+    """The sealed-goal and the stranded-goal kernels on one position."""
+    return sealed_kernel(puzzle, boxes), stranded_kernel(puzzle, boxes, player)
 
 
 def test_a_goal_column_packed_out_of_order_strands_its_holes():
