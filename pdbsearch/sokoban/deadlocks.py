@@ -27,10 +27,8 @@ wall), ``dead[c]`` is 1 on dead squares (all 0 when that rule is off).
   can never be filled (the pull relaxes the player: anywhere it may stand,
   other boxes gone).  Then the position is dead.  This catches a frozen
   box on a goal that was filled too early and now bars the way to the
-  goals behind it.  The push expansion asks whenever a push freezes a box
-  on its goal, the only moment the frozen set grows (a box leaving the
-  last region that feeds a goal is left to FESS, which asks on every
-  position it keeps).
+  goals behind it.  The test below is stronger, and the searches ask it
+  instead; this one stays as the plain case the tests compare it with.
 * **Goals stranded behind boxes the player cannot push**
   (:func:`stranded_goal_deadlock`): the same test with a larger set of
   boxes that never move, which the player's place decides.  Start from
@@ -47,7 +45,10 @@ wall), ``dead[c]`` is 1 on dead squares (all 0 when that rule is off).
   that axis), so this is stronger than the test above: it sees a goal
   walled in by boxes that are not frozen, which only a player standing
   inside could push, as when FESS fills a two-wide goal column out of
-  order.  FESS asks it on every position it keeps.
+  order.  FESS asks it on every position it keeps; the push expansion of
+  every algorithm asks it whenever a push freezes a box on its goal, the
+  moment the frozen set grows (with the player behind the pushed box; a
+  box leaving the last region that feeds a goal is left to FESS).
 * **Corrals** (:func:`corral_restriction`): a corral ``R`` is a connected
   set of empty region cells the player cannot reach; its *barrier* is the
   set of boxes next to it (the other neighbours of ``R`` are walls).  Until

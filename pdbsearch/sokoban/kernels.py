@@ -37,7 +37,7 @@ from ..puzzle import copy_key, kernel_jit
 from ..search.store import hash_key, keys_equal
 from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, closed_diagonal_deadlock,
                         corral_restriction, freeze_deadlock, may_close_diagonal, may_freeze,
-                        sealed_goal_deadlock, stranded_goal_deadlock, tunnel_restriction)
+                        stranded_goal_deadlock, tunnel_restriction)
 from .tables import flood_smallest
 from .vocabulary import MOVES
 
@@ -367,10 +367,11 @@ def _pushes(p, w, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
                 ok = not freeze_deadlock(t, occ, p.inside, p.goal, p.dead, width, w.frozen,
                                          w.counters[FROZEN], w.stack)
                 if ok and w.frozen[t] == w.counters[FROZEN]:
-                    # The box froze on its goal: the frozen set grew, which
-                    # is the only way a goal gets sealed off.
+                    # The box froze on its goal: the boxes that never move
+                    # grew, which is when a goal gets cut off (the player,
+                    # behind the box, decides which others still move).
                     boxes[i] = t
-                    ok = not seals_goal(p, boxes, n_boxes)
+                    ok = not strands_goal(p, boxes, n_boxes, t - step)
                     boxes[i] = b
             if ok and p.diagonal != 0 and may_close_diagonal(t, t - step, occ, p.inside, width):
                 ok = not closed_diagonal_deadlock(t, t - step, occ, p.inside, p.goal, width)
@@ -392,18 +393,6 @@ def _pushes(p, w, key, n_boxes, tag, only_box, only_step, only_lo, only_hi,
             occ[t] = 0
             occ[b] = 1
     return n
-
-
-@nb.njit(cache=True)
-def seals_goal(p, boxes, n_boxes):
-    """True when the frozen boxes of the position ``boxes[:n_boxes]`` (which
-    ``p.work.occ`` shows) include one off its goal or seal off an empty goal
-    (:func:`.deadlocks.sealed_goal_deadlock`, with the work arrays)."""
-    w = p.work
-    w.counters[FROZEN] += 1
-    return sealed_goal_deadlock(boxes, n_boxes, w.occ, p.inside, p.goal, p.goal_cells, p.dead,
-                                p.deltas, w.frozen, w.counters[FROZEN], w.seen, w.counters,
-                                SEEN, w.queue)
 
 
 @nb.njit(cache=True)

@@ -2,7 +2,9 @@
 a drawn case, the kernel against its plain-Python reference on random
 positions, soundness (every position it calls dead has no solution by our
 own push BFS), and the rule inside the push expansion, where every
-algorithm meets it."""
+algorithm meets it in its stronger form (the stranded-goal test of
+:func:`~pdbsearch.sokoban.deadlocks.stranded_goal_deadlock`, which knows
+where the player stands)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ import pytest
 from pdbsearch.search import Status, solve
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
-from pdbsearch.testing.sokoban import bfs_min_pushes, frozen_boxes, sealed_goals_dead
+from pdbsearch.testing.sokoban import (bfs_min_pushes, frozen_boxes, sealed_goals_dead,
+                                       stranded_goals_dead)
 
 from .helpers import (SMALL_MICROBAN, goal_heavy_boxes, kernel_successors, microban,
                       python_successors, sealed_kernel, xsb)
@@ -132,9 +135,11 @@ EXPANSION_LEVELS = (1, 6, 36, 93, 144, 153, 155)
 
 def _check_expansion(number: int) -> int:
     """Out of a live random position of Microban ``number``, the freeze rule
-    prunes a push exactly when the pushed box freezes (the frozen set only
-    grows then) and the child is sealed or frozen off goal, by the
-    plain-Python reference; returns how many pushes it pruned."""
+    prunes a push exactly when the pushed box freezes (the boxes that never
+    move only grow then) and the child, with the player behind the pushed
+    box, is stranded or frozen off goal, by the plain-Python reference;
+    returns how many pushes it pruned.  (A push pruned where the sealed-goal
+    test would keep it is drawn in ``test_stranded_goals.py``.)"""
     level = microban(number)
     puzzle = SokobanPuzzle(level, "pushes", "zero", ONLY_FREEZE)
     rng = np.random.default_rng(number)
@@ -146,7 +151,7 @@ def _check_expansion(number: int) -> int:
         free = sorted(level.playable_cells() - boxes)
         player = free[int(rng.integers(len(free)))]
         every = python_successors(level, boxes, player, "pushes")
-        dead = {s for s in every if sealed_goals_dead(level, s[0])
+        dead = {s for s in every if stranded_goals_dead(level, s[0], s[1])
                 and next(iter(s[0] - boxes)) in frozen_boxes(level, s[0])}
         assert kernel_successors(puzzle, boxes, player) == every - dead
         pruned += len(dead)
@@ -154,12 +159,12 @@ def _check_expansion(number: int) -> int:
 
 
 @pytest.mark.parametrize("number", EXPANSION_LEVELS)
-def test_the_expansion_prunes_exactly_the_sealed_children(number):
+def test_the_expansion_prunes_exactly_the_stranded_children(number):
     """Sound (nothing live is pruned) and complete (no freezing push that
     seals is missed)."""
     _check_expansion(number)
 
 
 def test_the_expansion_rule_fires_on_random_positions():
-    """The property above is not vacuous: some children are sealed."""
+    """The property above is not vacuous: some children are pruned."""
     assert sum(_check_expansion(n) for n in EXPANSION_LEVELS) > 0

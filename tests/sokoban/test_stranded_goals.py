@@ -7,6 +7,8 @@ at least as strong as the sealed-goal test, and FESS's lazy check using it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -15,12 +17,12 @@ from pdbsearch.search.common import evaluate_heuristic
 from pdbsearch.search.fess import late_check_once
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.fess import SokobanFessDomain
-from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.testing.sokoban import (bfs_min_pushes, frozen_boxes, sealed_goals_dead,
                                        stranded_goals_dead, unpushable_boxes)
 
-from .helpers import (SMALL_MICROBAN, goal_heavy_boxes, microban, sealed_kernel,
-                      stranded_kernel, xsb)
+from .helpers import (SMALL_MICROBAN, goal_heavy_boxes, kernel_successors, microban,
+                      sealed_kernel, stranded_kernel, xsb)
 
 #: A two-wide goal column (columns 1 and 2, rows 1 to 6) packed out of
 #: order, as FESS packed one on holland 5: the goals at (2, 1) and (4, 1)
@@ -125,3 +127,33 @@ def test_fess_drops_a_stranded_position_when_it_keeps_it():
     key = puzzle.key_of(level.boxes, level.player)
     assert evaluate_heuristic(puzzle.params, key) < DEAD
     assert late_check_once(domain.params, key)
+
+
+def test_the_push_expansion_drops_a_push_that_strands_a_goal():
+    """Every algorithm meets the test in the push expansion, when a push
+    freezes its box on a goal.  On Microban 98, pushing the box at (3, 8)
+    right onto the goal at (3, 9) freezes it there and leaves the goal at
+    (5, 9) empty between boxes.  The box below the hole, at (6, 9), is not
+    frozen (it could be pushed up from (7, 9)), so the sealed-goal test
+    keeps the child; but the player, shut in the left part of the level,
+    can never get below it.  (Found by the plain-Python references among
+    random positions of Microban levels.  The parent is dead too, but no
+    test runs on it: the expansion tests a position only when a push
+    freezes a box.)"""
+    level = microban(98)
+    cell = level.cell
+    boxes = frozenset(cell(*rc) for rc in ((2, 9), (3, 8), (4, 9), (5, 2), (6, 9)))
+    player = cell(6, 2)
+    stranding = boxes - {cell(3, 8)} | {cell(3, 9)}
+    only_freeze = replace(Rules.none(), freeze=True)
+    with_rule = {s[0] for s in kernel_successors(
+        SokobanPuzzle(level, "pushes", "zero", only_freeze), boxes, player)}
+    without = {s[0] for s in kernel_successors(
+        SokobanPuzzle(level, "pushes", "zero", Rules.none()), boxes, player)}
+    assert stranding in without - with_rule
+    for other in without - with_rule - {stranding}:   # the freeze test's own
+        (moved,) = other - boxes
+        assert moved in frozen_boxes(level, other) and moved not in level.goals
+    assert not sealed_goals_dead(level, stranding)
+    assert stranded_goals_dead(level, stranding, cell(3, 8))
+    assert bfs_min_pushes(level.with_state(boxes=stranding, player=cell(3, 8))) is None
