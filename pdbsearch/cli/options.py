@@ -71,7 +71,7 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=positive_int, default=None, metavar="N",
                         help="threads a search may run at once (default: one per core; "
                              "levels: the cores shared among --jobs); only --algo fess "
-                             "uses more than one, its FESS engine beside the other members")
+                             "uses more than one, its FESS engines beside the other members")
 
 
 def add_limit_options(parser: argparse.ArgumentParser, each: str = "") -> None:

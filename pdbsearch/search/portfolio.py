@@ -15,7 +15,9 @@ member reads, and reads nothing another member writes but tables made to
 be read while one thread writes them, such as Sokoban's perimeter and
 learned patterns, :mod:`pdbsearch.fences`) gets a *lane* of its
 own: a helper thread that runs its chunks on another core, while the
-other members take turns in the caller's thread as above.  The engines'
+other members take turns in the caller's thread as above.  Detachable
+members beyond the threads join the helper lanes in turn, and take
+turns there by their shares.  The engines'
 kernels release the GIL, so the lanes run side by side; shares then hold
 within a lane, and a member's seconds are the CPU seconds of the thread
 that ran it.  The first lane to solve or exhaust stops the others;
@@ -81,15 +83,22 @@ class PortfolioSearch:
 
     def _assign_lanes(self, threads: int) -> list[list[Member]]:
         """Lane 0 for the members that share state; each detachable member
-        its own lane while threads last (in the members' order)."""
+        its own lane while threads last (in the members' order), then the
+        helper lanes in turn (so two FESS engines on two threads share the
+        second, and the first keeps its members' whole time)."""
         lanes: list[list[Member]] = [[]]
+        extra = 0
         for m in self.members:
             detach = getattr(m.engine, "detach", None)
-            if len(lanes) < threads and detach is not None and detach():
+            if threads == 1 or detach is None or not detach():
+                lanes[0].append(m)
+            elif len(lanes) < threads:
                 m.lane = len(lanes)
                 lanes.append([m])
             else:
-                lanes[0].append(m)
+                m.lane = 1 + extra % (threads - 1)
+                lanes[m.lane].append(m)
+                extra += 1
         return lanes
 
     @staticmethod
@@ -241,14 +250,18 @@ class PortfolioSearch:
         return None
 
     def report(self) -> dict:
-        """Which member won, and each member's time and expansions."""
+        """Which member won, each member's time, expansions and own report;
+        beside them, each key of the members' own reports from the first
+        member that has it (so a portfolio of one FESS engine reads as that
+        engine does)."""
         out: dict = {"winner": None if self.winner is None else self.winner.label,
-                     "members": {m.label: {"seconds": round(m.seconds, 4),
-                                           "expanded": int(m.engine.stats[EXPANDED]),
-                                           "share": m.share, "retired": m.retired,
-                                           "lane": m.lane}
-                                 for m in self.members}}
+                     "members": {}}
         for m in self.members:
-            if hasattr(m.engine, "report"):
-                out.update(m.engine.report())
+            own = m.engine.report() if hasattr(m.engine, "report") else {}
+            out["members"][m.label] = {"seconds": round(m.seconds, 4),
+                                       "expanded": int(m.engine.stats[EXPANDED]),
+                                       "share": m.share, "retired": m.retired,
+                                       "lane": m.lane, **own}
+            for key, value in own.items():
+                out.setdefault(key, value)
         return out

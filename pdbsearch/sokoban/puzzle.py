@@ -308,23 +308,27 @@ class SokobanPuzzle(Puzzle):
     def fess_portfolio(self) -> list[tuple[str, float, float]]:
         """``--algo fess``: the perimeter (a backward search whose positions
         the others take as goals, :mod:`.perimeter`), the FESS engine,
-        weighted A* (α = 2) and greedy search, sharing the time
-        3 : 2.8 : 2.8 : 1.4, all with learned deadlock patterns (:meth:`tune`).
-        FESS is strong on goal rooms and many boxes, weighted A* with the
-        pattern databases on small intricate levels, greedy on a few
-        Microban levels the others are slow on (144, 93), the perimeter
-        where the way backwards from the goal is the easier one.  Measured
-        on the three development sets at 5 s of CPU a level (holland,
-        grigr2002, sasquatch5; docs/benchmarks.md): without the perimeter
-        47 + 30 + 27; with a tenth of the time for it 49 + 33 + 30; with
-        0.3 of it and a table that grows, 52 + 35 + 32 (YASS 52 + 34 + 29).
-        With two threads the FESS engine detaches into a thread of its own
-        (:mod:`pdbsearch.search.portfolio`) and the others keep their
-        shares of the first."""
+        weighted A* (α = 2), greedy search and a second FESS engine whose
+        ties go to the positions nearest the goals (``fess-nearest``),
+        sharing the time 0.235 : 0.22 : 0.22 : 0.105 : 0.22, all with
+        learned deadlock patterns (:meth:`tune`).  FESS is strong on goal
+        rooms and many boxes, weighted A* with the pattern databases on
+        small intricate levels, greedy on a few Microban levels the others
+        are slow on (144, 93), the perimeter where the way backwards from
+        the goal is the easier one, the second FESS engine on levels where
+        the lower bound misleads the first (grigr2002 31 at 60 s).
+        Measured on the three development sets at 5 s of CPU a level
+        (holland, grigr2002, sasquatch5; docs/benchmarks.md): without the
+        perimeter 47 + 30 + 27; with a tenth of the time for it
+        49 + 33 + 30; with 0.3 of it and a table that grows, 52 + 35 + 32;
+        with the second FESS engine, 54 + 35 + 33 (YASS 52 + 34 + 29).
+        With two threads the FESS engines detach into a thread of their
+        own (:mod:`pdbsearch.search.portfolio`), where they take turns, and
+        the others keep their shares of the first."""
         if self.metric != "pushes":
             return []
-        members = [("perimeter", 1.0, 0.3), ("fess-only", 1.0, 0.28), ("wastar", 2.0, 0.28),
-                   ("greedy", 1.0, 0.14)]
+        members = [("perimeter", 1.0, 0.235), ("fess-only", 1.0, 0.22), ("wastar", 2.0, 0.22),
+                   ("greedy", 1.0, 0.105), ("fess-nearest", 1.0, 0.22)]
         return [m for m in members if self.rules.perimeter or m[0] != "perimeter"]
 
     def check_algorithm(self, algo: str) -> None:
@@ -338,10 +342,16 @@ class SokobanPuzzle(Puzzle):
         """The portfolio's own members: ``perimeter``, the backward search
         whose positions the other members take as goals (:mod:`.perimeter`;
         first in the portfolio, so that the engines built after it read its
-        table)."""
-        if name != "perimeter":
-            raise ValueError(f"no portfolio engine {name!r} for sokoban")
-        return self._new_perimeter(limits)
+        table), and ``fess-nearest``, a second FESS engine whose ranks break
+        ties by the distances to the nearest goals rather than by the lower
+        bound (:class:`.fess.SokobanFessDomain`, ``h_rank``)."""
+        if name == "perimeter":
+            return self._new_perimeter(limits)
+        if name == "fess-nearest":
+            from ..search.fess import FessSearch
+            from .fess import SokobanFessDomain
+            return FessSearch(self, limits, SokobanFessDomain(self, limits, h_rank=False))
+        raise ValueError(f"no portfolio engine {name!r} for sokoban")
 
     def backward_search(self, limits):
         """Beside A* under the pushes metric: the perimeter

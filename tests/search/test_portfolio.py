@@ -6,6 +6,7 @@ memory accounting still hold."""
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -101,13 +102,24 @@ def test_a_detachable_member_runs_in_a_helper_thread_and_can_win():
     assert p.stats[EXPANDED] == shared.stats[EXPANDED] + apart.stats[EXPANDED]
 
 
-def test_lanes_are_no_more_than_threads_and_the_rest_share_the_callers_thread():
-    engines = [FakeEngine(None, detachable=True) for _ in range(3)] + [FakeEngine(30)]
-    p = portfolio(engines, threads=2)
-    assert [m.lane for m in p.members] == [1, 0, 0, 0]
-    assert engines[1].detach_calls == 0        # no lane left for it: never asked
-    assert run_until_end(p) == SOLVED
-    assert p.winner.engine is engines[3]
+@pytest.mark.parametrize("threads, want", [(2, [1, 1, 1, 0]), (3, [1, 2, 1, 0])])
+def test_detachable_members_beyond_the_threads_share_the_helper_lanes(threads, want):
+    engines = [FakeEngine(None, detachable=True) for _ in range(4)]
+    engines[3].detachable = False
+    p = portfolio(engines, threads=threads)
+    assert [m.lane for m in p.members] == want
+    assert len(p.lanes) == threads
+    deadline = time.monotonic() + 10
+    try:
+        while not all(e.ran.is_set() for e in engines) and time.monotonic() < deadline:
+            assert p.run(64) == RUNNING
+    finally:
+        p.stop()
+    # a lane is one helper thread, and its members take turns in it
+    for lane in p.lanes[1:]:
+        ran = [m.engine.threads for m in lane]
+        assert all(len(t) == 1 for t in ran) and all(t == ran[0] for t in ran)
+        assert threading.get_ident() not in ran[0]
 
 
 def test_the_callers_lane_win_stops_the_helpers():

@@ -91,15 +91,46 @@ def test_the_portfolio_stops_at_the_memory_limit():
     assert result.memory_bytes <= 8 << 20
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_the_portfolio_runs_fess_in_a_thread_of_its_own_when_it_may(threads):
-    # Two threads: the FESS engine detaches (its own scratch; the tables it
-    # reads while others write them publish entries whole) into a helper
-    # thread; the others share the caller's.
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_the_portfolio_runs_fess_in_threads_of_its_own_when_it_may(threads):
+    # More than one thread: the FESS engines detach (their own scratch; the
+    # tables they read while others write them publish entries whole) into
+    # the helper threads, one each while threads last, then in turn; the
+    # others share the caller's.
     puzzle = SokobanPuzzle(microban(5), "pushes", "matching")
     result = solve(puzzle, "fess", limits=Limits(time_seconds=20, threads=threads))
     assert result.status is Status.SOLVED
     puzzle.check_solution([s.code for s in result.steps])
     lanes = {label: m["lane"] for label, m in result.extra["fess"]["members"].items()}
-    assert lanes.pop("fess-only") == (1 if threads == 2 else 0)
+    want = {1: (0, 0), 2: (1, 1), 3: (1, 2)}[threads]
+    assert (lanes.pop("fess-only"), lanes.pop("fess-nearest")) == want
     assert set(lanes.values()) == {0}
+
+
+def test_the_portfolio_reports_each_members_own_figures():
+    """Two FESS engines in one portfolio: each member's report holds its own
+    cells and plan; the top level reads as the first FESS engine's."""
+    puzzle = SokobanPuzzle(microban(5), "pushes", "matching")
+    result = solve(puzzle, "fess", limits=Limits(time_seconds=20, threads=1))
+    assert result.status is Status.SOLVED
+    report = result.extra["fess"]
+    first, second = report["members"]["fess-only"], report["members"]["fess-nearest"]
+    for member in (first, second):
+        assert {"cells", "plan", "probes"} <= set(member)
+    assert all(report[key] == first[key] for key in ("cells", "plan", "probes"))
+    assert "cells" not in report["members"]["wastar w=2"]
+
+
+def test_the_second_fess_engine_breaks_ties_by_the_nearest_goals():
+    """``fess-nearest`` is FESS with the other tie-break; alone in the
+    portfolio it solves a level, and the solution replays."""
+    puzzle = SokobanPuzzle(microban(5), "pushes", "matching")
+    assert puzzle.fess_domain(Limits()).params.h_rank == 1
+    assert puzzle.portfolio_engine("fess-nearest", Limits()).domain.params.h_rank == 0
+    with pytest.raises(ValueError, match="no portfolio engine"):
+        puzzle.portfolio_engine("fess-farthest", Limits())
+    puzzle.fess_portfolio = lambda: [("fess-nearest", 1.0, 1.0)]
+    result = solve(puzzle, "fess", limits=Limits(time_seconds=20, threads=1))
+    assert result.status is Status.SOLVED
+    assert result.extra["fess"]["winner"] == "fess-nearest"
+    puzzle.check_solution([s.code for s in result.steps])
