@@ -321,7 +321,9 @@ class SokobanPuzzle(Puzzle):
         (holland, grigr2002, sasquatch5; docs/benchmarks.md): without the
         perimeter 47 + 30 + 27; with a tenth of the time for it
         49 + 33 + 30; with 0.3 of it and a table that grows, 52 + 35 + 32;
-        with the second FESS engine, 54 + 35 + 33 (YASS 52 + 34 + 29).
+        with the second FESS engine, 53 to 54 + 35 to 36 + 33 in two runs
+        (YASS 52 + 34 + 29); on Microban it is slower (6.1 to 6.6 s in all
+        against 5.0: two FESS engines share one thread).
         With two threads the FESS engines detach into a thread of their
         own (:mod:`pdbsearch.search.portfolio`), where they take turns, and
         the others keep their shares of the first."""
