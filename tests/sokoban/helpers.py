@@ -4,6 +4,7 @@ successor function (the second opinion on the kernels), kernel calls."""
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -12,12 +13,16 @@ from pdbsearch.search.common import expand_into, successor_buffers
 from pdbsearch.sokoban import Level, load_levels, parse_xsb_collection
 from pdbsearch.sokoban.deadlocks import sealed_goal_deadlock, stranded_goal_deadlock
 from pdbsearch.sokoban.kernels import N_COUNTERS, SEEN
+from pdbsearch.sokoban.puzzle import Rules
 
 LEVELS = Path(__file__).resolve().parents[2] / "puzzles"
 PUSH = LEVELS / "push"
 MICROBAN = LEVELS / "sokoban" / "microban.txt"
 
 #: Microban levels whose push- and move-optimal BFS take well under a second.
+#: The freeze rule alone (with its sealed/stranded-goal check), every other rule off.
+ONLY_FREEZE = replace(Rules.none(), freeze=True)
+
 SMALL_MICROBAN = (1, 2, 3, 4, 5, 7, 9, 12, 14, 17, 21, 25)
 
 

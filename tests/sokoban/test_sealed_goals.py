@@ -8,8 +8,6 @@ where the player stands)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -19,7 +17,7 @@ from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.testing.sokoban import (bfs_min_pushes, frozen_boxes, sealed_goals_dead,
                                        stranded_goals_dead)
 
-from .helpers import (SMALL_MICROBAN, goal_heavy_boxes, kernel_successors, microban,
+from .helpers import (ONLY_FREEZE, SMALL_MICROBAN, goal_heavy_boxes, kernel_successors, microban,
                       python_successors, sealed_kernel, xsb)
 
 #: A dead-end goal corridor (column 1, rows 1 and 2) filled by pushing up
@@ -98,8 +96,6 @@ def test_the_kernel_fires_on_random_positions():
 
 
 # -- the rule inside the push expansion (every algorithm) -----------------------
-
-ONLY_FREEZE = replace(Rules.none(), freeze=True)
 
 #: Pushing the box at (4, 2) left puts it on the corner goal at (4, 1), where
 #: it freezes and seals the corridor goals above it (a box goes up the

@@ -16,9 +16,8 @@ from pdbsearch.sokoban.deadlocks import (DEADLOCK, NO_RULE, RESTRICT,
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.sokoban.tables import region_cells, tunnel_axes
 
-from .helpers import kernel_successors, xsb
+from .helpers import ONLY_FREEZE, kernel_successors, xsb
 
-ONLY_FREEZE = replace(Rules.none(), freeze=True)
 
 
 def _occupancy(puzzle, boxes):

@@ -7,8 +7,6 @@ at least as strong as the sealed-goal test, and FESS's lazy check using it."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
@@ -21,7 +19,7 @@ from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.testing.sokoban import (bfs_min_pushes, frozen_boxes, sealed_goals_dead,
                                        stranded_goals_dead, unpushable_boxes)
 
-from .helpers import (SMALL_MICROBAN, goal_heavy_boxes, kernel_successors, microban,
+from .helpers import (ONLY_FREEZE, SMALL_MICROBAN, goal_heavy_boxes, kernel_successors, microban,
                       sealed_kernel, stranded_kernel, xsb)
 
 #: A two-wide goal column (columns 1 and 2, rows 1 to 6) packed out of
@@ -145,9 +143,8 @@ def test_the_push_expansion_drops_a_push_that_strands_a_goal():
     boxes = frozenset(cell(*rc) for rc in ((2, 9), (3, 8), (4, 9), (5, 2), (6, 9)))
     player = cell(6, 2)
     stranding = boxes - {cell(3, 8)} | {cell(3, 9)}
-    only_freeze = replace(Rules.none(), freeze=True)
     with_rule = {s[0] for s in kernel_successors(
-        SokobanPuzzle(level, "pushes", "zero", only_freeze), boxes, player)}
+        SokobanPuzzle(level, "pushes", "zero", ONLY_FREEZE), boxes, player)}
     without = {s[0] for s in kernel_successors(
         SokobanPuzzle(level, "pushes", "zero", Rules.none()), boxes, player)}
     assert stranding in without - with_rule
