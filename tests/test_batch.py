@@ -525,8 +525,11 @@ def test_levels_on_dask_match_the_local_runner(scheduler, tmp_path, capsys, monk
     capsys.readouterr()
     a, b = levels_json(local), levels_json(dask)
     assert [r["status"] for r in b] == ["solved"] * 12
-    assert [(r["number"], r["pushes"], r["steps"], r["optimal"], r["lurd"]) for r in a] == \
-        [(r["number"], r["pushes"], r["steps"], r["optimal"], r["lurd"]) for r in b]
+    # The same optimal push counts; not the same paths: A* shares its time
+    # with the perimeter (beside it) by CPU seconds, so which of several
+    # push-optimal solutions it meets first (and its walking) may differ.
+    assert [(r["number"], r["pushes"], r["optimal"]) for r in a] == \
+        [(r["number"], r["pushes"], r["optimal"]) for r in b]
     assert json.loads(dask.read_text())["dask"] == scheduler
 
 
