@@ -351,14 +351,21 @@ register_fess_kernels(SokobanFessParams, expand=expand, child_key=child_key,
 
 
 class SokobanFessDomain(FessDomain):
-    """The Python half of Sokoban's FESS support (see the module doc)."""
+    """The Python half of Sokoban's FESS support (see the module doc).
+
+    ``h_rank``: the lower bound breaks ties between equal features (else
+    the distances to the nearest goals); ``block_goal_starts``: the
+    packing plan's reading of start squares on goals (:mod:`.packing`);
+    the ``use_*`` switches turn a part off (the plan, room links,
+    hotspots, stuck patterns, dead-end probes).
+    """
 
     n_features = N_FEATURES + 1
     cell_features = N_CELL_FEATURES
 
     def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True,
                  use_rooms: bool = True, use_hotspots: bool = True, use_stuck: bool = True,
-                 use_probes: bool = True):
+                 use_probes: bool = True, block_goal_starts: bool = False):
         puzzle.check_algorithm("fess-only")
         self.puzzle = puzzle
         self.limits = limits
@@ -406,7 +413,8 @@ class SokobanFessDomain(FessDomain):
             budget = PACKING_SHARE * limits.time_seconds if (
                 limits is not None and limits.time_seconds is not None) else PACKING_SECONDS
             memory = (limits.memory_bytes() if limits is not None else 1 << 31) // 4
-            self._packing = PackingSearch(puzzle, min(budget, PACKING_SECONDS), memory)
+            self._packing = PackingSearch(puzzle, min(budget, PACKING_SECONDS), memory,
+                                          block_goal_starts)
         self._hotspots = HotspotBuilder(base) if use_hotspots else None
         self._hotspot_budget = min(HOTSPOT_SECONDS, HOTSPOT_SHARE * limits.time_seconds) if (
             limits is not None and limits.time_seconds is not None) else HOTSPOT_SECONDS

@@ -6,6 +6,19 @@ Start from the solved position (a box on every goal) and *pull* boxes away
 marked used: the sink assumption, that there is room near the goals to
 park the boxes, and that each goal's box can come from some start square.
 When a box can be taken off, that is the only move generated (JSoko).
+
+**Start squares on goals** (``block_goal_starts``, off by default).  The
+sink assumption parks there too: a box that starts on its goal is taken
+off where it stands at once, and its goal is free for the rest of the
+backward search, so the plan may pull other boxes through it although,
+forward, its box is in the way until pushed off.  With the switch on, a
+box taken off on a goal's start square (where it stands, or after a pull)
+blocks that square for the rest of the backward search, and the
+extraction is one move among the others, not the only one (pulling the
+box away instead is what lets the goals behind it empty).  Neither plan
+is better on every level (``docs/benchmarks.md``): the two FESS engines
+of the portfolio take one each.
+
 The search is FESS itself, on the pull game (:class:`PullDomain`), for a
 bounded time; the best position it reaches (fewest boxes left, then
 fewer player regions, fewer boxes on goals, boxes farther from the goals)
@@ -22,10 +35,11 @@ of the boxes left to the unused start squares, a box at ``x`` matching a
 start square from which a lone box can be pushed to ``x``.
 
 **Key of the pull game.**  One bit per region cell (a box), one bit per
-start square (used), and the player's region index in the top bits of
-the last word; index ``n_region`` stands for the *virtual root*, whose
-children are the solved position with the player in each area of the
-board (goals as walls) from which a pull is possible.
+start square (used; on a goal, also blocked when they block), and the
+player's region index in the top bits of the last word; index
+``n_region`` stands for the *virtual root*, whose children are the solved
+position with the player in each area of the board (goals as walls) from
+which a pull is possible.
 """
 
 from __future__ import annotations
@@ -69,6 +83,7 @@ class PullParams(NamedTuple):
     nearest: np.ndarray      #: int32[cell]: pushes to the nearest goal
     fwd: np.ndarray          #: uint8[start, cell]: a lone box from the start gets there
     nodead: np.ndarray       #: uint8[cell]: zeros (pulls have no dead squares)
+    block: int               #: 1: a used start square on a goal stays blocked
     occ: np.ndarray          #: uint8[cell] scratch
     boxes: np.ndarray        #: int32[box] scratch
     area: np.ndarray         #: int64[cell] scratch
@@ -106,6 +121,8 @@ def _decode(pp, key):
             n += 1
     for j in range(pp.n_starts):
         pp.used[j] = _bit(key, pp.n_region + j)
+        if pp.used[j] != 0 and pp.block != 0 and pp.goal[pp.start_cells[j]] != 0:
+            pp.occ[pp.start_cells[j]] = 1   # its start box, still there
     return n
 
 
@@ -113,6 +130,8 @@ def _decode(pp, key):
 def _clear(pp, n):
     for i in range(n):
         pp.occ[pp.boxes[i]] = 0
+    for j in range(pp.n_starts):
+        pp.occ[pp.start_cells[j]] = 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -147,6 +166,24 @@ def _emit(pp, key, desc, n_boxes, conn, on_goals, dist, cost, m, out_keys, out_d
     out_rank[m] = pack_rank(n_boxes, conn, 0, on_goals, 0, DIST_MAX - min(dist, DIST_MAX))
     out_flags[m] = GOAL_CHILD if n_boxes == 0 else 0
     return m + 1
+
+
+@nb.njit(cache=True, inline="always")
+def _emit_goal_start(pp, key, s, c, player, n, on_goals, dist, cost, m, out_keys, out_desc,
+                     out_cost, out_feat, out_rank, out_flags):
+    """Emit the extraction of the box of ``s`` on the goal start square
+    ``c``, the player then on ``player``: the square stays blocked."""
+    pp.occ[s] = 0
+    was = pp.occ[c]
+    pp.occ[c] = 1
+    c_conn = components(pp.region, pp.inside, pp.occ, pp.deltas, pp.fw)
+    q = pp.index[pp.fw.lab[player]]
+    pp.occ[c] = was
+    pp.occ[s] = 1
+    desc = (np.int64(pp.index[s]) << np.int64(40)) | \
+        (np.int64(pp.n_region + pp.start_index[c]) << np.int64(20)) | np.int64(q)
+    return _emit(pp, key, desc, n - 1, c_conn, on_goals - pp.goal[s], dist - _dist(pp, s),
+                 cost, m, out_keys, out_desc, out_cost, out_feat, out_rank, out_flags)
 
 
 @nb.njit(cache=True, inline="always")
@@ -215,7 +252,9 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
         c = pp.region[i]
         if pp.occ[c] == 0 and fw.lab[c] == home:
             pp.area[c] = tag
-    # The best extraction: a box on (or pulled onto) an unused start square.
+    # The best extraction: a box on (or pulled onto) an unused start square
+    # (off the goals, when goal start squares block: extractions there are
+    # moves like the others, below, and the square stays blocked).
     ext_box = -1
     ext_cell = -1
     ext_side = -1
@@ -225,8 +264,13 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
         s = pp.boxes[i]
         j = pp.start_index[s]
         if j >= 0 and pp.used[j] == 0:
-            ext_box, ext_cell, ext_side, ext_cost = s, s, -1, 0
-            break
+            if pp.block == 0 or pp.goal[s] == 0:
+                ext_box, ext_cell, ext_side, ext_cost = s, s, -1, 0
+                break
+            if ext_box < 0 and m < most:
+                # The box that starts here stays: taken off where it stands.
+                m = _emit_goal_start(pp, key, s, s, player, n, on_goals, dist, 0, m, out_keys,
+                                     out_desc, out_cost, out_feat, out_rank, out_flags)
         ne = box_macros(s, player, pp.area, tag, pp.inside, pp.occ, pp.nodead, deltas,
                         pp.label, -1, -1, pp.mw, most, True)
         for e in range(ne):
@@ -236,8 +280,13 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
             d = pp.mw.depth[st]
             jc = pp.start_index[c]
             if jc >= 0 and pp.used[jc] == 0:
-                if d < ext_cost:
-                    ext_box, ext_cell, ext_side, ext_cost = s, c, k, d
+                if pp.block == 0 or pp.goal[c] == 0:
+                    if d < ext_cost:
+                        ext_box, ext_cell, ext_side, ext_cost = s, c, k, d
+                elif ext_box < 0 and m < most:
+                    m = _emit_goal_start(pp, key, s, c, c + deltas[k], n, on_goals, dist, d, m,
+                                         out_keys, out_desc, out_cost, out_feat, out_rank,
+                                         out_flags)
                 continue
             if ext_box >= 0 or m >= most:
                 continue
@@ -345,7 +394,7 @@ class PullDomain(FessDomain):
     n_features = N_FEATURES
     cell_features = N_FEATURES
 
-    def __init__(self, puzzle):
+    def __init__(self, puzzle, block_goal_starts: bool = False):
         level = puzzle.level
         self.puzzle = puzzle
         base = puzzle.params
@@ -367,7 +416,8 @@ class PullDomain(FessDomain):
         self.params = to_ref(PullParams(
             level.width, n_region, n_starts, 64 - player_bits, inside, base.goal, base.deltas,
             region, index, start_index, starts, base.nearest, fwd, np.zeros(n_grid, np.uint8),
-            np.zeros(n_grid, np.uint8), np.zeros(n_box, np.int32), np.zeros(n_grid, np.int64),
+            int(block_goal_starts), np.zeros(n_grid, np.uint8), np.zeros(n_box, np.int32),
+            np.zeros(n_grid, np.int64),
             np.zeros(n_grid, np.int64), np.zeros(n_starts, np.uint8),
             np.full(n_starts, -1, np.int32), np.zeros(n_starts, np.int64),
             np.zeros(n_box + n_starts, np.int32), np.zeros(n_box + n_starts, np.int32),
@@ -390,6 +440,12 @@ class PullDomain(FessDomain):
         """The box cells of a pull-game key."""
         return {int(self.region[i]) for i in range(len(self.region))
                 if (int(key[i >> 6]) >> (i & 63)) & 1}
+
+    def used_starts_of(self, key: np.ndarray) -> set[int]:
+        """The start squares a pull-game key marks used (a box taken off)."""
+        base = len(self.region)
+        return {int(self.starts[j]) for j in range(len(self.starts))
+                if (int(key[(base + j) >> 6]) >> ((base + j) & 63)) & 1}
 
 
 class _PullProblem:
@@ -434,8 +490,9 @@ class PackingSearch:
     then :meth:`order` reads the plan.
     """
 
-    def __init__(self, puzzle, budget_seconds: float, memory_bytes: int):
-        self.domain = PullDomain(puzzle)
+    def __init__(self, puzzle, budget_seconds: float, memory_bytes: int,
+                 block_goal_starts: bool = False):
+        self.domain = PullDomain(puzzle, block_goal_starts)
         self.engine = FessSearch(_PullProblem(self.domain), None, self.domain)
         self.engine.prepared = True
         self.budget = budget_seconds

@@ -346,13 +346,16 @@ class SokobanPuzzle(Puzzle):
         first in the portfolio, so that the engines built after it read its
         table), and ``fess-nearest``, a second FESS engine whose ranks break
         ties by the distances to the nearest goals rather than by the lower
-        bound (:class:`.fess.SokobanFessDomain`, ``h_rank``)."""
+        bound, and whose packing plan takes the start squares on goals for
+        blocked once used (:class:`.fess.SokobanFessDomain`, ``h_rank``,
+        ``block_goal_starts``; :mod:`.packing`)."""
         if name == "perimeter":
             return self._new_perimeter(limits)
         if name == "fess-nearest":
             from ..search.fess import FessSearch
             from .fess import SokobanFessDomain
-            return FessSearch(self, limits, SokobanFessDomain(self, limits, h_rank=False))
+            return FessSearch(self, limits, SokobanFessDomain(self, limits, h_rank=False,
+                                                              block_goal_starts=True))
         raise ValueError(f"no portfolio engine {name!r} for sokoban")
 
     def backward_search(self, limits):

@@ -31,9 +31,10 @@ ROOM = """\
 """
 
 
-def packing_order(level):
+def packing_order(level, block_goal_starts=False):
     puzzle = SokobanPuzzle(level, "pushes", "matching")
-    search = PackingSearch(puzzle, budget_seconds=10.0, memory_bytes=1 << 28)
+    search = PackingSearch(puzzle, budget_seconds=10.0, memory_bytes=1 << 28,
+                           block_goal_starts=block_goal_starts)
     while not search.step(0.1):
         pass
     return search, *search.order()
@@ -52,6 +53,42 @@ def test_a_goal_room_is_filled_from_the_back():
     assert search.outcome == "solved" and removed == len(level.goals)
     rows = [g // level.width for g in order]
     assert rows == [5, 5, 4, 4]  # the back row first
+
+
+#: A corridor whose near goal holds a box that must move to the far end.
+CORRIDOR_THROUGH_A_PACKED_BOX = """\
+##########
+#@ $$*..##
+##########
+"""
+
+
+@pytest.mark.parametrize("block", [False, True])
+def test_a_box_on_a_goal_in_the_way_moves_and_its_goal_is_filled_last(block):
+    # With goal start squares blocking, taking the box off where it stands
+    # would wall in the far goals: the box has to be pulled away.
+    level = xsb(CORRIDOR_THROUGH_A_PACKED_BOX)
+    search, order, removed = packing_order(level, block_goal_starts=block)
+    assert search.outcome == "solved" and removed == 3
+    assert order == sorted(level.goals, reverse=True)
+
+
+@pytest.mark.parametrize("number", [15, 52, 101, 107, 144, 155])
+def test_a_used_goal_start_square_stays_blocked(number):
+    """Microban levels with boxes that start on goals, goal start squares
+    blocking: along the backward path no box enters such a square once a
+    box was taken off on it, and every one of them is used in the end."""
+    level = microban(number)
+    search, order, removed = packing_order(level, block_goal_starts=True)
+    assert search.outcome == "solved" and removed == len(level.goals)
+    domain = search.domain
+    keys = search.engine.solution_keys()
+    blocked: set[int] = set()
+    for before, after in zip(keys, keys[1:]):
+        assert not domain.boxes_of(after) & blocked
+        blocked |= (domain.used_starts_of(after) - domain.used_starts_of(before)) & level.goals
+    assert blocked == level.goals & level.boxes
+    assert sorted(order) == sorted(level.goals)
 
 
 @pytest.mark.parametrize("number", [1, 6, 36, 93])
@@ -122,11 +159,14 @@ def test_the_portfolio_reports_each_members_own_figures():
 
 
 def test_the_second_fess_engine_breaks_ties_by_the_nearest_goals():
-    """``fess-nearest`` is FESS with the other tie-break; alone in the
-    portfolio it solves a level, and the solution replays."""
+    """``fess-nearest`` is FESS with the other tie-break and the other
+    reading of goal start squares; alone in the portfolio it solves a
+    level, and the solution replays."""
     puzzle = SokobanPuzzle(microban(5), "pushes", "matching")
-    assert puzzle.fess_domain(Limits()).params.h_rank == 1
-    assert puzzle.portfolio_engine("fess-nearest", Limits()).domain.params.h_rank == 0
+    first = puzzle.fess_domain(Limits())
+    second = puzzle.portfolio_engine("fess-nearest", Limits()).domain
+    assert (first.params.h_rank, second.params.h_rank) == (1, 0)
+    assert (first._packing.domain.params.block, second._packing.domain.params.block) == (0, 1)
     with pytest.raises(ValueError, match="no portfolio engine"):
         puzzle.portfolio_engine("fess-farthest", Limits())
     puzzle.fess_portfolio = lambda: [("fess-nearest", 1.0, 1.0)]
