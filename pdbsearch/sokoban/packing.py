@@ -130,8 +130,9 @@ def _decode(pp, key):
 def _clear(pp, n):
     for i in range(n):
         pp.occ[pp.boxes[i]] = 0
-    for j in range(pp.n_starts):
-        pp.occ[pp.start_cells[j]] = 0
+    if pp.block != 0:
+        for j in range(pp.n_starts):
+            pp.occ[pp.start_cells[j]] = 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -169,13 +170,15 @@ def _emit(pp, key, desc, n_boxes, conn, on_goals, dist, cost, m, out_keys, out_d
 
 
 @nb.njit(cache=True, inline="always")
-def _emit_goal_start(pp, key, s, c, player, n, on_goals, dist, cost, m, out_keys, out_desc,
-                     out_cost, out_feat, out_rank, out_flags):
-    """Emit the extraction of the box of ``s`` on the goal start square
-    ``c``, the player then on ``player``: the square stays blocked."""
+def _emit_extraction(pp, key, s, c, player, blocks, n, on_goals, dist, cost, m, out_keys,
+                     out_desc, out_cost, out_feat, out_rank, out_flags):
+    """Emit the extraction of the box of ``s`` on the start square ``c``
+    (``c == s``: where it stands), the player then on ``player``; with
+    ``blocks``, the square stays occupied (a goal's start square)."""
     pp.occ[s] = 0
     was = pp.occ[c]
-    pp.occ[c] = 1
+    if blocks:
+        pp.occ[c] = 1
     c_conn = components(pp.region, pp.inside, pp.occ, pp.deltas, pp.fw)
     q = pp.index[pp.fw.lab[player]]
     pp.occ[c] = was
@@ -269,8 +272,8 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
                 break
             if ext_box < 0 and m < most:
                 # The box that starts here stays: taken off where it stands.
-                m = _emit_goal_start(pp, key, s, s, player, n, on_goals, dist, 0, m, out_keys,
-                                     out_desc, out_cost, out_feat, out_rank, out_flags)
+                m = _emit_extraction(pp, key, s, s, player, True, n, on_goals, dist, 0, m,
+                                     out_keys, out_desc, out_cost, out_feat, out_rank, out_flags)
         ne = box_macros(s, player, pp.area, tag, pp.inside, pp.occ, pp.nodead, deltas,
                         pp.label, -1, -1, pp.mw, most, True)
         for e in range(ne):
@@ -284,8 +287,8 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
                     if d < ext_cost:
                         ext_box, ext_cell, ext_side, ext_cost = s, c, k, d
                 elif ext_box < 0 and m < most:
-                    m = _emit_goal_start(pp, key, s, c, c + deltas[k], n, on_goals, dist, d, m,
-                                         out_keys, out_desc, out_cost, out_feat, out_rank,
+                    m = _emit_extraction(pp, key, s, c, c + deltas[k], True, n, on_goals, dist,
+                                         d, m, out_keys, out_desc, out_cost, out_feat, out_rank,
                                          out_flags)
                 continue
             if ext_box >= 0 or m >= most:
@@ -302,17 +305,11 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
             pp.occ[c] = 0
             pp.occ[s] = 1
     if ext_box >= 0:
-        s, c = ext_box, ext_cell
-        pp.occ[s] = 0
-        c_conn = components(pp.region, pp.inside, pp.occ, deltas, fw)
-        q = fw.lab[player] if ext_side < 0 else fw.lab[c + deltas[ext_side]]
-        desc = (np.int64(pp.index[s]) << np.int64(40)) | \
-            (np.int64(pp.n_region + pp.start_index[c]) << np.int64(20)) | \
-            np.int64(pp.index[q])
-        m = _emit(pp, key, desc, n - 1, c_conn, on_goals - pp.goal[s],
-                  dist - _dist(pp, s), ext_cost, 0, out_keys, out_desc, out_cost, out_feat,
-                  out_rank, out_flags)
-        pp.occ[s] = 1
+        # The only move: it takes slot 0, whatever was emitted before.
+        c = ext_cell
+        m = _emit_extraction(pp, key, ext_box, c, player if ext_side < 0 else
+                             c + deltas[ext_side], False, n, on_goals, dist, ext_cost, 0,
+                             out_keys, out_desc, out_cost, out_feat, out_rank, out_flags)
     _clear(pp, n)
     return m
 

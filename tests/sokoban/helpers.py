@@ -19,10 +19,10 @@ LEVELS = Path(__file__).resolve().parents[2] / "puzzles"
 PUSH = LEVELS / "push"
 MICROBAN = LEVELS / "sokoban" / "microban.txt"
 
-#: Microban levels whose push- and move-optimal BFS take well under a second.
 #: The freeze rule alone (with its sealed/stranded-goal check), every other rule off.
 ONLY_FREEZE = replace(Rules.none(), freeze=True)
 
+#: Microban levels whose push- and move-optimal BFS take well under a second.
 SMALL_MICROBAN = (1, 2, 3, 4, 5, 7, 9, 12, 14, 17, 21, 25)
 
 

@@ -19,7 +19,6 @@ from pdbsearch.sokoban.tables import region_cells, tunnel_axes
 from .helpers import ONLY_FREEZE, kernel_successors, xsb
 
 
-
 def _occupancy(puzzle, boxes):
     occ = np.zeros_like(puzzle.params.work.occ)
     occ[sorted(boxes)] = 1
