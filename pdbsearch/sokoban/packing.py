@@ -414,8 +414,7 @@ class PullDomain(FessDomain):
             level.width, n_region, n_starts, 64 - player_bits, inside, base.goal, base.deltas,
             region, index, start_index, starts, base.nearest, fwd, np.zeros(n_grid, np.uint8),
             int(block_goal_starts), np.zeros(n_grid, np.uint8), np.zeros(n_box, np.int32),
-            np.zeros(n_grid, np.int64),
-            np.zeros(n_grid, np.int64), np.zeros(n_starts, np.uint8),
+            np.zeros(n_grid, np.int64), np.zeros(n_grid, np.int64), np.zeros(n_starts, np.uint8),
             np.full(n_starts, -1, np.int32), np.zeros(n_starts, np.int64),
             np.zeros(n_box + n_starts, np.int32), np.zeros(n_box + n_starts, np.int32),
             np.zeros(2, np.int64), macro_work(n_grid), feature_work(n_grid)))
@@ -435,14 +434,18 @@ class PullDomain(FessDomain):
 
     def boxes_of(self, key: np.ndarray) -> set[int]:
         """The box cells of a pull-game key."""
-        return {int(self.region[i]) for i in range(len(self.region))
-                if (int(key[i >> 6]) >> (i & 63)) & 1}
+        return _cells_with_bits(key, 0, self.region)
 
     def used_starts_of(self, key: np.ndarray) -> set[int]:
         """The start squares a pull-game key marks used (a box taken off)."""
-        base = len(self.region)
-        return {int(self.starts[j]) for j in range(len(self.starts))
-                if (int(key[(base + j) >> 6]) >> ((base + j) & 63)) & 1}
+        return _cells_with_bits(key, len(self.region), self.starts)
+
+
+def _cells_with_bits(key: np.ndarray, first: int, cells) -> set[int]:
+    """The ``cells[i]`` whose key bit ``first + i`` is set (see the module
+    doc: region cells, then start squares)."""
+    return {int(c) for i, c in enumerate(cells)
+            if (int(key[(first + i) >> 6]) >> ((first + i) & 63)) & 1}
 
 
 class _PullProblem:
