@@ -41,7 +41,7 @@ from pdbsearch.machine import load_average, machine_info
 from pdbsearch.search import ALGORITHMS
 from pdbsearch.sokoban.collection import RunOptions, summary_table, totals
 from pdbsearch.sokoban.formats import load_levels
-from pdbsearch.sokoban.puzzle import Rules
+from pdbsearch.sokoban.puzzle import PORTFOLIO_MEMBERS, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles" / "sokoban"
@@ -147,6 +147,9 @@ def main(argv=None) -> int:
                              "fess: as the command line's switch)")
     parser.add_argument("--no-probes", action="store_true",
                         help="run FESS without its dead-end probes (to measure them)")
+    parser.add_argument("--members", default=None, metavar="NAME,...",
+                        help="--algo fess: only these members of its portfolio (to measure "
+                             "one alone), from " + ", ".join(PORTFOLIO_MEMBERS))
     parser.add_argument("--first", type=positive_int,
                         help="only the first N levels of each set")
     parser.add_argument("--only", type=positive_int_list, default=None, metavar="N,N,...",
@@ -161,6 +164,11 @@ def main(argv=None) -> int:
                         help="where to write the results")
     args = parser.parse_args(argv)
     names = chosen_sets(parser, args.sets, args.only)
+    if args.members is not None:
+        unknown = set(args.members.split(",")) - set(PORTFOLIO_MEMBERS)
+        if unknown:
+            parser.error(f"no portfolio member {', '.join(sorted(unknown))}; "
+                         f"choose from {', '.join(PORTFOLIO_MEMBERS)}")
 
     info = machine_info()
     print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
@@ -171,7 +179,8 @@ def main(argv=None) -> int:
     cpu = args.clock == "cpu"   # a CPU limit, with 4x that of wall clock as a backstop
     options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
                          rules=rules, time_limit=(4 if cpu else 1) * args.time_limit,
-                         cpu_limit=args.time_limit if cpu else None, threads=args.threads)
+                         cpu_limit=args.time_limit if cpu else None, threads=args.threads,
+                         members=None if args.members is None else tuple(args.members.split(",")))
     report = {"machine": info, "options": options.describe(), "sets": {}}
     lines = []
     interrupted = False

@@ -129,6 +129,18 @@ def push_distances(inside, deltas, zone, out):
                     tail += 1
 
 
+def start_push_distances(puzzle) -> np.ndarray:
+    """int32[cell]: pushes a lone box needs from the nearest start square
+    (a box's square in the level) to each cell, :data:`FAR` where none
+    gets (what a box found there by pulls can have come from)."""
+    p = puzzle.params
+    starts = np.zeros((1, p.inside.shape[0]), np.uint8)
+    starts[0, sorted(puzzle.level.boxes)] = 1
+    dist = np.empty(starts.shape, np.int32)
+    push_distances(p.inside, p.deltas, starts, dist)
+    return dist[0]
+
+
 @nb.njit(cache=True, inline="always")
 def pushable_sides(b, lab, player_lab, occ, inside, dead, deltas):
     """Bit ``k``: the player (in the part ``player_lab`` of the labelling

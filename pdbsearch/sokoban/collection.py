@@ -42,13 +42,14 @@ class RunOptions:
     db_dir: str | None = None        #: pattern PDB folder (None: the default one)
     cpu_limit: float | None = None   #: CPU seconds of search per level (benchmarks)
     threads: int | None = None       #: per level (default: the cores shared among the jobs)
+    members: tuple[str, ...] | None = None  #: ``--algo fess``: only these portfolio members
 
     def puzzle(self, level: Level) -> SokobanPuzzle:
         """The puzzle of ``level`` under these options (its pattern PDB is
         found in the database folder, or built and saved there)."""
         return SokobanPuzzle(level, self.metric, self.heuristic, self.rules,
                              pattern_boxes=self.pattern_boxes, grouping=self.grouping,
-                             db_dir=self.db_dir)
+                             db_dir=self.db_dir, members=self.members)
 
     def limits(self, jobs: int = 1) -> Limits:
         """The limits of one level when ``jobs`` levels run at once."""

@@ -500,23 +500,27 @@ class SokobanFessDomain(FessDomain):
 
     def codes_between(self, parent_key, child_key) -> list[int]:
         """The pushes of one macro edge (``cell * 4 + direction``)."""
-        puzzle = self.puzzle
-        boxes, player = puzzle.position_of(parent_key)
-        new_boxes, new_player = puzzle.position_of(child_key)
-        if boxes != new_boxes:
-            (s,) = boxes - new_boxes
-            (c,) = new_boxes - boxes
-            moves = [(s, c)]
-        else:  # a box went round and back: the player changed sides of it
-            moves = [(b, b) for b in sorted(boxes)]
-        occ = self._occ
-        occ[:] = 0
-        occ[list(boxes)] = 1
-        p = self.params.base
-        out = np.zeros(4 * occ.shape[0], np.int32)
-        for s, c in moves:
-            n = macro_path(s, c, new_player, player, p.inside, occ, p.dead, p.deltas,
-                           self._replay_work, out)
-            if n > 0:
-                return [int(x) for x in out[:n]]
-        raise AssertionError("a macro edge with no pushes")
+        return macro_edge_codes(self.puzzle, parent_key, child_key, self._replay_work, self._occ)
+
+
+def macro_edge_codes(puzzle, parent_key, child_key, work: MacroWork, occ: np.ndarray) -> list[int]:
+    """The pushes (``cell * 4 + direction``) of a macro edge between two
+    forward keys of ``puzzle``: one box pushed, or one box gone round and
+    back with the player on another side (``work``, ``occ``: scratch)."""
+    boxes, player = puzzle.position_of(parent_key)
+    new_boxes, new_player = puzzle.position_of(child_key)
+    if boxes != new_boxes:
+        (s,) = boxes - new_boxes
+        (c,) = new_boxes - boxes
+        moves = [(s, c)]
+    else:  # a box went round and back: the player changed sides of it
+        moves = [(b, b) for b in sorted(boxes)]
+    occ[:] = 0
+    occ[list(boxes)] = 1
+    p = puzzle.params
+    out = np.zeros(4 * occ.shape[0], np.int32)
+    for s, c in moves:
+        n = macro_path(s, c, new_player, player, p.inside, occ, p.dead, p.deltas, work, out)
+        if n > 0:
+            return [int(x) for x in out[:n]]
+    raise AssertionError("a macro edge with no pushes")

@@ -34,6 +34,10 @@ stays filled (Festival's permutation form of a plan).
 of the boxes left to the unused start squares, a box at ``x`` matching a
 start square from which a lone box can be pushed to ``x``.
 
+**The same game as a solver** (``to_start``, :mod:`.pullsolve`): no box
+is taken off, and the goal is the level's start position, every start
+square holding a box and the player in the start's area.
+
 **Key of the pull game.**  One bit per region cell (a box), one bit per
 start square (used; on a goal, also blocked when they block), and the
 player's region index in the top bits of the last word; index
@@ -55,8 +59,10 @@ from ..byref import by_reference, to_ref
 from ..puzzle import copy_key, kernel_jit
 from ..search.common import EXHAUSTED, RUNNING, SOLVED
 from ..search.fess import FessDomain, FessSearch, GOAL_CHILD, register_fess_kernels
+from .advisors import start_push_distances
 from .features import DIST_MAX, FeatureWork, components, feature_work, pack_rank
 from .macros import MacroWork, box_macros, macro_work
+from .perimeter import stuck_off_start
 from .tables import UNREACHABLE
 
 _ONE = np.uint64(1)
@@ -84,10 +90,13 @@ class PullParams(NamedTuple):
     fwd: np.ndarray          #: uint8[start, cell]: a lone box from the start gets there
     nodead: np.ndarray       #: uint8[cell]: zeros (pulls have no dead squares)
     block: int               #: 1: a used start square on a goal stays blocked
+    to_start: int            #: 1: no box taken off; the goal is the level's start (:mod:`.pullsolve`)
+    start_dist: np.ndarray   #: int32[cell]: lone-box pushes from the nearest start square
+    start_player: int        #: region index of the start's normalised player
     occ: np.ndarray          #: uint8[cell] scratch
     boxes: np.ndarray        #: int32[box] scratch
     area: np.ndarray         #: int64[cell] scratch
-    label: np.ndarray        #: int64[cell] scratch (unused by pulls)
+    label: np.ndarray        #: int64[cell] scratch (the stuck test's marks)
     used: np.ndarray         #: uint8[start] scratch
     match_box: np.ndarray    #: int32[start] scratch: matched box, -1
     seen: np.ndarray         #: int64[start] scratch stamps
@@ -156,17 +165,29 @@ def pull_child_key(pp, parent_key, desc, out):
 
 
 @nb.njit(cache=True, inline="always")
-def _emit(pp, key, desc, n_boxes, conn, on_goals, dist, cost, m, out_keys, out_desc,
+def _emit(pp, key, desc, first, conn, on_goals, rank_dist, goal, cost, m, out_keys, out_desc,
           out_cost, out_feat, out_rank, out_flags):
+    """Write child ``m`` (features ``first``, ``conn``, ``on_goals``; the
+    rank's last term ``rank_dist``); returns ``m + 1``."""
     _apply(pp, key, desc, out_keys[m])
     out_desc[m] = desc
     out_cost[m] = cost
-    out_feat[m, 0] = n_boxes
+    out_feat[m, 0] = first
     out_feat[m, 1] = conn
     out_feat[m, 2] = on_goals
-    out_rank[m] = pack_rank(n_boxes, conn, 0, on_goals, 0, DIST_MAX - min(dist, DIST_MAX))
-    out_flags[m] = GOAL_CHILD if n_boxes == 0 else 0
+    out_rank[m] = pack_rank(first, conn, 0, on_goals, 0, rank_dist)
+    out_flags[m] = GOAL_CHILD if goal else 0
     return m + 1
+
+
+@nb.njit(cache=True, inline="always")
+def _emit_pull(pp, key, desc, n_boxes, conn, on_goals, dist, cost, m, out_keys, out_desc,
+               out_cost, out_feat, out_rank, out_flags):
+    """A child of the packing game: boxes left first, far from the goals
+    best; the goal is an empty board."""
+    return _emit(pp, key, desc, n_boxes, conn, on_goals, DIST_MAX - min(dist, DIST_MAX),
+                 n_boxes == 0, cost, m, out_keys, out_desc, out_cost, out_feat, out_rank,
+                 out_flags)
 
 
 @nb.njit(cache=True, inline="always")
@@ -185,14 +206,96 @@ def _emit_extraction(pp, key, s, c, player, blocks, n, on_goals, dist, cost, m, 
     pp.occ[s] = 1
     desc = (np.int64(pp.index[s]) << np.int64(40)) | \
         (np.int64(pp.n_region + pp.start_index[c]) << np.int64(20)) | np.int64(q)
-    return _emit(pp, key, desc, n - 1, c_conn, on_goals - pp.goal[s], dist - _dist(pp, s),
-                 cost, m, out_keys, out_desc, out_cost, out_feat, out_rank, out_flags)
+    return _emit_pull(pp, key, desc, n - 1, c_conn, on_goals - pp.goal[s], dist - _dist(pp, s),
+                      cost, m, out_keys, out_desc, out_cost, out_feat, out_rank, out_flags)
 
 
 @nb.njit(cache=True, inline="always")
 def _dist(pp, c):
     d = pp.nearest[c]
     return d if d < UNREACHABLE else 0
+
+
+@nb.njit(cache=True, inline="always")
+def _off_start(pp, n):
+    """Boxes (of ``pp.boxes[:n]``) not on a start square."""
+    off = 0
+    for i in range(n):
+        if pp.start_index[pp.boxes[i]] < 0:
+            off += 1
+    return off
+
+
+@nb.njit(cache=True, inline="always")
+def _start_dist_sum(pp, n):
+    total = 0
+    for i in range(n):
+        total += pp.start_dist[pp.boxes[i]]
+    return min(total, DIST_MAX)
+
+
+@nb.njit(cache=True, inline="always")
+def _pulls_to_start(pp, key, n, player, self_info, out_keys, out_desc, out_cost, out_feat,
+                    out_rank, out_flags):
+    """The pull moves of the backward solver (``pp.to_start``): no box is
+    taken off; features: boxes off the start squares, player regions,
+    boxes on goals; ties to the boxes nearest the start squares; the goal
+    is the level's start (every start square holds a box, the player in the
+    start's area).  A box is never pulled where no start square's box could
+    have been pushed (``start_dist``), nor where it or another box off the
+    start squares can never be pulled again (the perimeter's
+    :func:`.perimeter.stuck_off_start`)."""
+    deltas = pp.deltas
+    most = out_keys.shape[0]
+    fw = pp.fw
+    off = _off_start(pp, n)
+    dist = _start_dist_sum(pp, n)
+    on_goals = 0
+    for i in range(n):
+        on_goals += pp.goal[pp.boxes[i]]
+    conn = components(pp.region, pp.inside, pp.occ, deltas, fw)
+    self_info[0] = pack_rank(off, conn, 0, on_goals, 0, dist)
+    self_info[1] = off
+    self_info[2] = conn
+    self_info[3] = on_goals
+    pp.counters[0] += 1
+    tag = pp.counters[0]
+    home = fw.lab[player]
+    for i in range(pp.region.shape[0]):
+        c = pp.region[i]
+        if pp.occ[c] == 0 and fw.lab[c] == home:
+            pp.area[c] = tag
+    m = 0
+    for i in range(n):
+        s = pp.boxes[i]
+        if m >= most:
+            break
+        ne = box_macros(s, player, pp.area, tag, pp.inside, pp.occ, pp.nodead, deltas,
+                        pp.label, -1, -1, pp.mw, most - m, True)
+        for e in range(ne):
+            st = pp.mw.emit[e]
+            c = st >> 2
+            k = st & 3
+            if pp.start_dist[c] >= UNREACHABLE:
+                continue
+            pp.counters[0] += 1
+            if stuck_off_start(pp, pp.boxes, n, i, c, pp.occ, pp.label, pp.counters[0],
+                                pp.start_dist):
+                continue
+            pp.occ[s] = 0
+            pp.occ[c] = 1
+            c_conn = components(pp.region, pp.inside, pp.occ, deltas, fw)
+            q = pp.index[fw.lab[c + deltas[k]]]
+            c_off = off - (pp.start_index[s] < 0) + (pp.start_index[c] < 0)
+            c_dist = min(dist - pp.start_dist[s] + pp.start_dist[c], DIST_MAX)
+            desc = (np.int64(pp.index[s]) << np.int64(40)) | \
+                (np.int64(pp.index[c]) << np.int64(20)) | np.int64(q)
+            m = _emit(pp, key, desc, c_off, c_conn, on_goals - pp.goal[s] + pp.goal[c], c_dist,
+                      c_off == 0 and q == pp.start_player, pp.mw.depth[st], m, out_keys,
+                      out_desc, out_cost, out_feat, out_rank, out_flags)
+            pp.occ[c] = 0
+            pp.occ[s] = 1
+    return m
 
 
 @kernel_jit
@@ -231,12 +334,22 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
             if pp.area[z] == tag and m < most:
                 desc = (first_bit << np.int64(40)) | (first_bit << np.int64(20)) | \
                     np.int64(pp.index[z])
-                m = _emit(pp, key, desc, n, conn, n, 0, 0, m, out_keys, out_desc, out_cost,
-                          out_feat, out_rank, out_flags)
+                if pp.to_start != 0:
+                    m = _emit(pp, key, desc, _off_start(pp, n), conn, n, _start_dist_sum(pp, n),
+                              False, 0, m, out_keys, out_desc, out_cost, out_feat, out_rank,
+                              out_flags)
+                else:
+                    m = _emit_pull(pp, key, desc, n, conn, n, 0, 0, m, out_keys, out_desc,
+                                   out_cost, out_feat, out_rank, out_flags)
         _clear(pp, n)
         return m
     n = _decode(pp, key)
     player = pp.region[_player_index(pp, key)]
+    if pp.to_start != 0:
+        m = _pulls_to_start(pp, key, n, player, self_info, out_keys, out_desc, out_cost,
+                            out_feat, out_rank, out_flags)
+        _clear(pp, n)
+        return m
     on_goals = 0
     dist = 0
     for i in range(n):
@@ -299,9 +412,9 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
             q = fw.lab[c + deltas[k]]
             desc = (np.int64(pp.index[s]) << np.int64(40)) | \
                 (np.int64(pp.index[c]) << np.int64(20)) | np.int64(pp.index[q])
-            m = _emit(pp, key, desc, n, c_conn, on_goals - pp.goal[s] + pp.goal[c],
-                      dist - _dist(pp, s) + _dist(pp, c), d, m, out_keys, out_desc, out_cost,
-                      out_feat, out_rank, out_flags)
+            m = _emit_pull(pp, key, desc, n, c_conn, on_goals - pp.goal[s] + pp.goal[c],
+                           dist - _dist(pp, s) + _dist(pp, c), d, m, out_keys, out_desc,
+                           out_cost, out_feat, out_rank, out_flags)
             pp.occ[c] = 0
             pp.occ[s] = 1
     if ext_box >= 0:
@@ -391,7 +504,7 @@ class PullDomain(FessDomain):
     n_features = N_FEATURES
     cell_features = N_FEATURES
 
-    def __init__(self, puzzle, block_goal_starts: bool = False):
+    def __init__(self, puzzle, block_goal_starts: bool = False, to_start: bool = False):
         level = puzzle.level
         self.puzzle = puzzle
         base = puzzle.params
@@ -413,7 +526,9 @@ class PullDomain(FessDomain):
         self.params = to_ref(PullParams(
             level.width, n_region, n_starts, 64 - player_bits, inside, base.goal, base.deltas,
             region, index, start_index, starts, base.nearest, fwd, np.zeros(n_grid, np.uint8),
-            int(block_goal_starts), np.zeros(n_grid, np.uint8), np.zeros(n_box, np.int32),
+            int(block_goal_starts), int(to_start), start_push_distances(puzzle).astype(np.int32),
+            int(index[level.normalized_player()]),
+            np.zeros(n_grid, np.uint8), np.zeros(n_box, np.int32),
             np.zeros(n_grid, np.int64), np.zeros(n_grid, np.int64), np.zeros(n_starts, np.uint8),
             np.full(n_starts, -1, np.int32), np.zeros(n_starts, np.int64),
             np.zeros(n_box + n_starts, np.int32), np.zeros(n_box + n_starts, np.int32),
@@ -448,7 +563,7 @@ def _cells_with_bits(key: np.ndarray, first: int, cells) -> set[int]:
             if (int(key[(first + i) >> 6]) >> ((first + i) & 63)) & 1}
 
 
-class _PullProblem:
+class PullProblem:
     """What :class:`FessSearch` asks of a puzzle, for the pull game."""
 
     domain = "sokoban-pull"
@@ -493,7 +608,7 @@ class PackingSearch:
     def __init__(self, puzzle, budget_seconds: float, memory_bytes: int,
                  block_goal_starts: bool = False):
         self.domain = PullDomain(puzzle, block_goal_starts)
-        self.engine = FessSearch(_PullProblem(self.domain), None, self.domain)
+        self.engine = FessSearch(PullProblem(self.domain), None, self.domain)
         self.engine.prepared = True
         self.budget = budget_seconds
         self.memory = memory_bytes

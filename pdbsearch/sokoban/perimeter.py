@@ -24,7 +24,7 @@ and where the pulls are few and forced, so a perimeter pays.
   puts a box there either), and an exhausted table still proves the level
   unsolvable.
 * **Pruned, too**: a pull after which some box off the start squares can
-  never be pulled again (:func:`_stuck_off_start`, the backward game's
+  never be pulled again (:func:`stuck_off_start`, the backward game's
   freeze deadlock): a set of boxes each of whose four pulls needs a cell
   that is a wall or another box of the set never moves, backwards or
   forwards.  The same reasoning keeps the depths and exhaustion sound: a
@@ -79,7 +79,7 @@ from ..search.common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, GENERATED,
                              N_FSTATS, N_STATS, NODES, RUNNING, SOLVED)
 from ..search.heap import heap_pop, heap_push
 from ..search.store import keys_equal
-from .advisors import push_distances
+from .advisors import start_push_distances
 from .kernels import (FLOOR, MOVE_BASE, N_COUNTERS, RAISED, SLOT_MASK, PerimeterTable,
                       decode_boxes, flip_bit, perimeter_index, perimeter_slot, player_of,
                       set_player)
@@ -200,18 +200,12 @@ class GreedyOrder(NamedTuple):
 
 def back_distances(puzzle) -> np.ndarray:
     """Pushes of a lone box from the nearest start square to each cell
-    (:func:`.advisors.push_distances` from the start squares, capped at
-    :data:`FAR_BACK`)."""
-    p = puzzle.params
-    starts = np.zeros((1, p.inside.shape[0]), np.uint8)
-    starts[0, sorted(puzzle.level.boxes)] = 1
-    dist = np.empty(starts.shape, np.int32)
-    push_distances(p.inside, p.deltas, starts, dist)
-    return np.minimum(dist[0], FAR_BACK)
+    (:func:`.advisors.start_push_distances`), capped at :data:`FAR_BACK`."""
+    return np.minimum(start_push_distances(puzzle), FAR_BACK)
 
 
 @kernel_jit
-def _stuck_off_start(p, boxes, n, moved, to, occ, mark, tag, back):
+def stuck_off_start(p, boxes, n, moved, to, occ, mark, tag, back):
     """True when, box ``moved`` (its index in ``boxes``; ``occ`` still
     shows it where it was) now on ``to``, some box off the start squares
     can never be pulled again.
@@ -321,7 +315,7 @@ def perimeter_chunk(p, per, parent, code, start, budget, stats, occ, boxes, area
                     # No start square's box gets to y: neither does the start.
                     continue
                 c[STAMP] += 1
-                if _stuck_off_start(p, boxes, n, j, y, occ, mark, c[STAMP], order.back):
+                if stuck_off_start(p, boxes, n, j, y, occ, mark, c[STAMP], order.back):
                     continue
                 occ[b] = 0
                 occ[y] = 1

@@ -37,6 +37,13 @@ register_kernels(SokobanParams, expand=expand_and_learn, heuristic=heuristic,
 _LURD = "lurd"
 
 
+#: The ``--algo fess`` portfolio (:meth:`SokobanPuzzle.fess_portfolio`), in
+#: order: member -> (weight, share of the time).
+PORTFOLIO_MEMBERS: dict[str, tuple[float, float]] = {
+    "perimeter": (1.0, 0.21), "fess-only": (1.0, 0.17), "wastar": (2.0, 0.2),
+    "greedy": (1.0, 0.09), "fess-nearest": (1.0, 0.165), "fess-backward": (1.0, 0.165)}
+
+
 class SokobanPuzzle(Puzzle):
     """One Sokoban level under a metric, with a lower bound and pruning rules."""
 
@@ -47,13 +54,17 @@ class SokobanPuzzle(Puzzle):
 
     def __init__(self, level: Level, metric: str | None = None, heuristic: str | None = None,
                  rules: Rules = Rules(), *, patterns=None, pattern_boxes: int | None = None,
-                 grouping: str | None = None, db_dir=None, pdb_path=None, log=None):
+                 grouping: str | None = None, db_dir=None, pdb_path=None, log=None,
+                 members: Sequence[str] | None = None):
         """``metric``, ``heuristic`` and ``grouping`` default to the
         vocabulary's defaults (pushes, pdb, greedy).  The ``pdb`` heuristic
         uses ``patterns`` (a loaded :class:`~.database.PatternTables`), or
         finds or builds the level's pattern PDB of up to ``pattern_boxes``
         boxes (default: as many as fit, up to 4) in ``db_dir`` (or reads
-        ``pdb_path``); ``log`` (None: silent) hears about builds."""
+        ``pdb_path``); ``log`` (None: silent) hears about builds.
+        ``members`` keeps only those members of the ``--algo fess``
+        portfolio (:meth:`fess_portfolio`; None: all of them), to measure
+        one alone."""
         metric = METRICS.check(metric)
         heuristic = HEURISTICS.check(heuristic)
         grouping = GROUPINGS.check(grouping)
@@ -68,6 +79,12 @@ class SokobanPuzzle(Puzzle):
         self.heuristic_name = heuristic
         self.heuristic_admissible = HEURISTICS[heuristic].admissible
         self.rules = rules
+        if members is not None:
+            unknown = sorted(set(members) - set(PORTFOLIO_MEMBERS))
+            if unknown or not members:
+                raise PdbsearchError(f"no portfolio member {', '.join(unknown) or '(none given)'}; "
+                                     f"choose from {', '.join(PORTFOLIO_MEMBERS)}")
+        self.members = None if members is None else tuple(members)
         self.max_successors = 4 * len(level.boxes)
         #: the backward search of an ``--algo fess`` run (:meth:`portfolio_engine`)
         self.perimeter = None
@@ -308,30 +325,37 @@ class SokobanPuzzle(Puzzle):
     def fess_portfolio(self) -> list[tuple[str, float, float]]:
         """``--algo fess``: the perimeter (a backward search whose positions
         the others take as goals, :mod:`.perimeter`), the FESS engine,
-        weighted A* (α = 2), greedy search and a second FESS engine whose
-        ties go to the positions nearest the goals (``fess-nearest``),
-        sharing the time 0.235 : 0.22 : 0.22 : 0.105 : 0.22, all with
-        learned deadlock patterns (:meth:`tune`).  FESS is strong on goal
-        rooms and many boxes, weighted A* with the pattern databases on
-        small intricate levels, greedy on a few Microban levels the others
-        are slow on (144, 93), the perimeter where the way backwards from
-        the goal is the easier one, the second FESS engine on levels where
-        the lower bound misleads the first (grigr2002 31 at 60 s).
-        Measured on the three development sets at 5 s of CPU a level
-        (holland, grigr2002, sasquatch5; docs/benchmarks.md): without the
-        perimeter 47 + 30 + 27; with a tenth of the time for it
-        49 + 33 + 30; with 0.3 of it and a table that grows, 52 + 35 + 32;
-        with the second FESS engine, 53 to 54 + 35 to 36 + 33 in two runs
-        (YASS 52 + 34 + 29); on Microban it is slower (6.1 to 6.6 s in all
-        against 5.0: two FESS engines share one thread).
-        With two threads the FESS engines detach into a thread of their
-        own (:mod:`pdbsearch.search.portfolio`), where they take turns, and
-        the others keep their shares of the first."""
+        weighted A* (α = 2), greedy search, a second FESS engine whose
+        ties go to the positions nearest the goals (``fess-nearest``) and
+        FESS on the pull game from the solved position to the start
+        (``fess-backward``, :mod:`.pullsolve`), sharing the time
+        0.21 : 0.17 : 0.2 : 0.09 : 0.165 : 0.165, all with learned
+        deadlock patterns (:meth:`tune`).  FESS is strong on goal rooms and
+        many boxes, weighted A* with the pattern databases on small
+        intricate levels, greedy on a few Microban levels the others are
+        slow on (144, 93), the perimeter where the way backwards from the
+        goal is the easier one, the second FESS engine on levels where the
+        lower bound misleads the first (grigr2002 31 at 60 s), the
+        backward FESS engine on levels whose end is the hard part (alone
+        at 30 s it solves holland 78 and sasquatch5 39, which no other
+        member solves at 60 s).  Measured on the three development sets at
+        5 s of CPU a level (holland, grigr2002, sasquatch5;
+        docs/benchmarks.md): without the perimeter 47 + 30 + 27; with a
+        tenth of the time for it 49 + 33 + 30; with 0.3 of it and a table
+        that grows, 52 + 35 + 32; with the second FESS engine, 53 to 54 +
+        35 to 36 + 33 in two runs (YASS 52 + 34 + 29); on Microban it is
+        slower (6.1 to 6.6 s in all against 5.0: two FESS engines share
+        one thread).  With two threads the FESS engines detach into a
+        thread of their own (:mod:`pdbsearch.search.portfolio`), where
+        they take turns (a third of it each), and the others keep their
+        shares of the first.  The members and shares are
+        :data:`PORTFOLIO_MEMBERS`; ``members`` (the constructor's) keeps
+        some of them only."""
         if self.metric != "pushes":
             return []
-        members = [("perimeter", 1.0, 0.235), ("fess-only", 1.0, 0.22), ("wastar", 2.0, 0.22),
-                   ("greedy", 1.0, 0.105), ("fess-nearest", 1.0, 0.22)]
-        return [m for m in members if self.rules.perimeter or m[0] != "perimeter"]
+        return [(name, weight, share) for name, (weight, share) in PORTFOLIO_MEMBERS.items()
+                if (self.rules.perimeter or name != "perimeter")
+                and (self.members is None or name in self.members)]
 
     def check_algorithm(self, algo: str) -> None:
         """FESS (alone or in its portfolio) solves for pushes: walking is
@@ -344,11 +368,13 @@ class SokobanPuzzle(Puzzle):
         """The portfolio's own members: ``perimeter``, the backward search
         whose positions the other members take as goals (:mod:`.perimeter`;
         first in the portfolio, so that the engines built after it read its
-        table), and ``fess-nearest``, a second FESS engine whose ranks break
+        table), ``fess-nearest``, a second FESS engine whose ranks break
         ties by the distances to the nearest goals rather than by the lower
         bound, and whose packing plan takes the start squares on goals for
         blocked once used (:class:`.fess.SokobanFessDomain`, ``h_rank``,
-        ``block_goal_starts``; :mod:`.packing`)."""
+        ``block_goal_starts``; :mod:`.packing`), and ``fess-backward``,
+        FESS on the pull game from the solved position to the start
+        (:mod:`.pullsolve`)."""
         if name == "perimeter":
             return self._new_perimeter(limits)
         if name == "fess-nearest":
@@ -356,6 +382,9 @@ class SokobanPuzzle(Puzzle):
             from .fess import SokobanFessDomain
             return FessSearch(self, limits, SokobanFessDomain(self, limits, h_rank=False,
                                                               block_goal_starts=True))
+        if name == "fess-backward":
+            from .pullsolve import PullSolveSearch
+            return PullSolveSearch(self, limits)
         raise ValueError(f"no portfolio engine {name!r} for sokoban")
 
     def backward_search(self, limits):

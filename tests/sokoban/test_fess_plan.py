@@ -130,17 +130,17 @@ def test_the_portfolio_stops_at_the_memory_limit():
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_the_portfolio_runs_fess_in_threads_of_its_own_when_it_may(threads):
-    # More than one thread: the FESS engines detach (their own scratch; the
-    # tables they read while others write them publish entries whole) into
-    # the helper threads, one each while threads last, then in turn; the
-    # others share the caller's.
+    # More than one thread: the FESS engines, forward and backward, detach
+    # (their own scratch; the tables they read while others write them
+    # publish entries whole) into the helper threads, one each while
+    # threads last, then in turn; the others share the caller's.
     puzzle = SokobanPuzzle(microban(5), "pushes", "matching")
     result = solve(puzzle, "fess", limits=Limits(time_seconds=20, threads=threads))
     assert result.status is Status.SOLVED
     puzzle.check_solution([s.code for s in result.steps])
     lanes = {label: m["lane"] for label, m in result.extra["fess"]["members"].items()}
-    want = {1: (0, 0), 2: (1, 1), 3: (1, 2)}[threads]
-    assert (lanes.pop("fess-only"), lanes.pop("fess-nearest")) == want
+    want = {1: (0, 0, 0), 2: (1, 1, 1), 3: (1, 2, 1)}[threads]
+    assert (lanes.pop("fess-only"), lanes.pop("fess-nearest"), lanes.pop("fess-backward")) == want
     assert set(lanes.values()) == {0}
 
 
