@@ -36,12 +36,13 @@ from pathlib import Path
 
 from pdbsearch.batch.levels import run_levels
 from pdbsearch.cli.options import positive_float, positive_int, positive_int_list, weight
+from pdbsearch.errors import PdbsearchError
 from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import load_average, machine_info
 from pdbsearch.search import ALGORITHMS
 from pdbsearch.sokoban.collection import RunOptions, summary_table, totals
 from pdbsearch.sokoban.formats import load_levels
-from pdbsearch.sokoban.puzzle import PORTFOLIO_MEMBERS, Rules
+from pdbsearch.sokoban.puzzle import PORTFOLIO_MEMBERS, Rules, check_members
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles" / "sokoban"
@@ -164,11 +165,12 @@ def main(argv=None) -> int:
                         help="where to write the results")
     args = parser.parse_args(argv)
     names = chosen_sets(parser, args.sets, args.only)
+    members = None
     if args.members is not None:
-        unknown = set(args.members.split(",")) - set(PORTFOLIO_MEMBERS)
-        if unknown:
-            parser.error(f"no portfolio member {', '.join(sorted(unknown))}; "
-                         f"choose from {', '.join(PORTFOLIO_MEMBERS)}")
+        try:
+            members = check_members(args.members.split(","))
+        except PdbsearchError as exc:
+            parser.error(str(exc))
 
     info = machine_info()
     print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
@@ -180,7 +182,7 @@ def main(argv=None) -> int:
     options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
                          rules=rules, time_limit=(4 if cpu else 1) * args.time_limit,
                          cpu_limit=args.time_limit if cpu else None, threads=args.threads,
-                         members=None if args.members is None else tuple(args.members.split(",")))
+                         members=members)
     report = {"machine": info, "options": options.describe(), "sets": {}}
     lines = []
     interrupted = False

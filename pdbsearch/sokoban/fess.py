@@ -484,9 +484,7 @@ class SokobanFessDomain(FessDomain):
 
     def load_kernels(self) -> None:
         """Compile (or load) the replay and preparation kernels."""
-        mw = self._replay_work
-        macro_path(0, 0, 0, 0, self._occ, self._occ, self._occ,
-                   self.params.base.deltas, mw, np.zeros(1, np.int32))
+        load_macro_edge_kernels(self.puzzle, self._replay_work, self._occ)
         if self._hotspots is not None:
             self._hotspots.load_kernels()
         if self._packing is not None:
@@ -501,6 +499,11 @@ class SokobanFessDomain(FessDomain):
     def codes_between(self, parent_key, child_key) -> list[int]:
         """The pushes of one macro edge (``cell * 4 + direction``)."""
         return macro_edge_codes(self.puzzle, parent_key, child_key, self._replay_work, self._occ)
+
+
+def load_macro_edge_kernels(puzzle, work: MacroWork, occ: np.ndarray) -> None:
+    """Compile (or load) the kernels of :func:`macro_edge_codes`."""
+    macro_path(0, 0, 0, 0, occ, occ, occ, puzzle.params.deltas, work, np.zeros(1, np.int32))
 
 
 def macro_edge_codes(puzzle, parent_key, child_key, work: MacroWork, occ: np.ndarray) -> list[int]:

@@ -217,6 +217,29 @@ def _dist(pp, c):
 
 
 @nb.njit(cache=True, inline="always")
+def _own_features(self_info, first, conn, on_goals, rank_dist):
+    """The position's own rank and features (the FESS protocol's ``self_info``)."""
+    self_info[0] = pack_rank(first, conn, 0, on_goals, 0, rank_dist)
+    self_info[1] = first
+    self_info[2] = conn
+    self_info[3] = on_goals
+
+
+@nb.njit(cache=True, inline="always")
+def _stamp_player_area(pp, player):
+    """Stamp (in ``pp.area``) the free cells of the player's part of the
+    labelling ``components`` just made; returns the stamp."""
+    pp.counters[0] += 1
+    tag = pp.counters[0]
+    home = pp.fw.lab[player]
+    for i in range(pp.region.shape[0]):
+        c = pp.region[i]
+        if pp.occ[c] == 0 and pp.fw.lab[c] == home:
+            pp.area[c] = tag
+    return tag
+
+
+@nb.njit(cache=True, inline="always")
 def _off_start(pp, n):
     """Boxes (of ``pp.boxes[:n]``) not on a start square."""
     off = 0
@@ -254,17 +277,8 @@ def _pulls_to_start(pp, key, n, player, self_info, out_keys, out_desc, out_cost,
     for i in range(n):
         on_goals += pp.goal[pp.boxes[i]]
     conn = components(pp.region, pp.inside, pp.occ, deltas, fw)
-    self_info[0] = pack_rank(off, conn, 0, on_goals, 0, dist)
-    self_info[1] = off
-    self_info[2] = conn
-    self_info[3] = on_goals
-    pp.counters[0] += 1
-    tag = pp.counters[0]
-    home = fw.lab[player]
-    for i in range(pp.region.shape[0]):
-        c = pp.region[i]
-        if pp.occ[c] == 0 and fw.lab[c] == home:
-            pp.area[c] = tag
+    _own_features(self_info, off, conn, on_goals, dist)
+    tag = _stamp_player_area(pp, player)
     m = 0
     for i in range(n):
         s = pp.boxes[i]
@@ -309,10 +323,7 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
         # (goals are boxes) from which some pull is possible.
         n = _decode(pp, key)
         conn = components(pp.region, pp.inside, pp.occ, deltas, pp.fw)
-        self_info[0] = pack_rank(n, conn + 1, 0, n, 0, DIST_MAX)
-        self_info[1] = n
-        self_info[2] = conn + 1
-        self_info[3] = n
+        _own_features(self_info, n, conn + 1, n, DIST_MAX)
         first_bit = np.int64(pp.index[pp.boxes[0]])
         # Mark (in ``area``, by the smallest cell) the areas with a pull.
         pp.counters[0] += 1
@@ -356,18 +367,9 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
         on_goals += pp.goal[pp.boxes[i]]
         dist += _dist(pp, pp.boxes[i])
     conn = components(pp.region, pp.inside, pp.occ, deltas, pp.fw)
-    self_info[0] = pack_rank(n, conn, 0, on_goals, 0, DIST_MAX - min(dist, DIST_MAX))
-    self_info[1] = n
-    self_info[2] = conn
-    self_info[3] = on_goals
-    pp.counters[0] += 1
-    tag = pp.counters[0]
+    _own_features(self_info, n, conn, on_goals, DIST_MAX - min(dist, DIST_MAX))
+    tag = _stamp_player_area(pp, player)
     fw = pp.fw
-    home = fw.lab[player]
-    for i in range(pp.region.shape[0]):
-        c = pp.region[i]
-        if pp.occ[c] == 0 and fw.lab[c] == home:
-            pp.area[c] = tag
     # The best extraction: a box on (or pulled onto) an unused start square
     # (off the goals, when goal start squares block: extractions there are
     # moves like the others, below, and the square stays blocked).
@@ -526,7 +528,7 @@ class PullDomain(FessDomain):
         self.params = to_ref(PullParams(
             level.width, n_region, n_starts, 64 - player_bits, inside, base.goal, base.deltas,
             region, index, start_index, starts, base.nearest, fwd, np.zeros(n_grid, np.uint8),
-            int(block_goal_starts), int(to_start), start_push_distances(puzzle).astype(np.int32),
+            int(block_goal_starts), int(to_start), start_push_distances(puzzle),
             int(index[level.normalized_player()]),
             np.zeros(n_grid, np.uint8), np.zeros(n_box, np.int32),
             np.zeros(n_grid, np.int64), np.zeros(n_grid, np.int64), np.zeros(n_starts, np.uint8),
@@ -550,6 +552,10 @@ class PullDomain(FessDomain):
     def boxes_of(self, key: np.ndarray) -> set[int]:
         """The box cells of a pull-game key."""
         return _cells_with_bits(key, 0, self.region)
+
+    def player_of(self, key: np.ndarray) -> int:
+        """The player's cell of a pull-game key (not the virtual root's)."""
+        return int(self.region[int(key[-1]) >> self.params.player_shift])
 
     def used_starts_of(self, key: np.ndarray) -> set[int]:
         """The start squares a pull-game key marks used (a box taken off)."""

@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..search.fess import FessSearch
-from .fess import macro_edge_codes
-from .macros import macro_path, macro_work
+from .fess import load_macro_edge_kernels, macro_edge_codes
+from .macros import macro_work
 from .packing import PullDomain, PullProblem
 
 
@@ -47,9 +47,7 @@ class PullSolveSearch(FessSearch):
     def load_kernels(self) -> None:
         """Compile or load the pull game's kernels and the replay's."""
         super().load_kernels()
-        p = self.forward.params
-        macro_path(0, 0, 0, 0, self._occ, self._occ, self._occ, p.deltas, self._replay_work,
-                   np.zeros(1, np.int32))
+        load_macro_edge_kernels(self.forward, self._replay_work, self._occ)
 
     def detach(self) -> bool:
         """True: its scratch is its own and it reads only the level's tables."""
@@ -59,12 +57,8 @@ class PullSolveSearch(FessSearch):
         """The forward positions from the start to the solved one: the pull
         path read backwards (the virtual root dropped)."""
         d = self.domain
-        pp = d.params
-        keys = []
-        for key in reversed(super().solution_keys()[1:]):
-            player = int(d.region[int(key[-1]) >> pp.player_shift])
-            keys.append(self.forward.key_of(d.boxes_of(key), player))
-        return keys
+        return [self.forward.key_of(d.boxes_of(key), d.player_of(key))
+                for key in reversed(super().solution_keys()[1:])]
 
     def solution_codes(self, keys: list[np.ndarray]) -> list[int]:
         """The pushes along the forward ``keys`` (each pull macro undone)."""
@@ -72,7 +66,3 @@ class PullSolveSearch(FessSearch):
         for a, b in zip(keys, keys[1:]):
             codes.extend(macro_edge_codes(self.forward, a, b, self._replay_work, self._occ))
         return codes
-
-    def report(self) -> dict:
-        """The loop's figures (see :meth:`FessSearch.report`)."""
-        return {k: v for k, v in super().report().items() if not k.startswith("packing")}

@@ -44,6 +44,16 @@ PORTFOLIO_MEMBERS: dict[str, tuple[float, float]] = {
     "greedy": (1.0, 0.09), "fess-nearest": (1.0, 0.165), "fess-backward": (1.0, 0.165)}
 
 
+def check_members(members: Sequence[str]) -> tuple[str, ...]:
+    """``members`` as a tuple, if each names a member of
+    :data:`PORTFOLIO_MEMBERS` (:class:`PdbsearchError` otherwise)."""
+    unknown = sorted(set(members) - set(PORTFOLIO_MEMBERS))
+    if unknown or not members:
+        raise PdbsearchError(f"no portfolio member {', '.join(unknown) or '(none given)'}; "
+                             f"choose from {', '.join(PORTFOLIO_MEMBERS)}")
+    return tuple(members)
+
+
 class SokobanPuzzle(Puzzle):
     """One Sokoban level under a metric, with a lower bound and pruning rules."""
 
@@ -79,12 +89,7 @@ class SokobanPuzzle(Puzzle):
         self.heuristic_name = heuristic
         self.heuristic_admissible = HEURISTICS[heuristic].admissible
         self.rules = rules
-        if members is not None:
-            unknown = sorted(set(members) - set(PORTFOLIO_MEMBERS))
-            if unknown or not members:
-                raise PdbsearchError(f"no portfolio member {', '.join(unknown) or '(none given)'}; "
-                                     f"choose from {', '.join(PORTFOLIO_MEMBERS)}")
-        self.members = None if members is None else tuple(members)
+        self.members = None if members is None else check_members(members)
         self.max_successors = 4 * len(level.boxes)
         #: the backward search of an ``--algo fess`` run (:meth:`portfolio_engine`)
         self.perimeter = None
