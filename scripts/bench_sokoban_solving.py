@@ -42,7 +42,8 @@ from pdbsearch.machine import load_average, machine_info
 from pdbsearch.search import ALGORITHMS
 from pdbsearch.sokoban.collection import RunOptions, summary_table, totals
 from pdbsearch.sokoban.formats import load_levels
-from pdbsearch.sokoban.puzzle import PORTFOLIO_MEMBERS, Rules, check_members
+from pdbsearch.sokoban.puzzle import Rules
+from pdbsearch.sokoban.vocabulary import PORTFOLIO_MEMBERS, check_members
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles" / "sokoban"

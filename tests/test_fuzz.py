@@ -239,3 +239,25 @@ def test_a_list_of_level_numbers_parses_or_says_why(text):
         return
     assert numbers and all(n > 0 for n in numbers)
     assert numbers == [int(p.strip().replace("_", "")) for p in text.split(",") if p.strip()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(max_size=30),
+                 st.lists(st.sampled_from(["perimeter", "fess-only", "wastar", "greedy",
+                                           "fess-nearest", "fess-backward", "astar", " ", ""]),
+                          max_size=4).map(",".join)))
+def test_portfolio_members_parse_or_say_why(text):
+    """``--members``' parser: known names come back in order; anything else
+    is an argparse error naming the choices, never a crash."""
+    import argparse
+
+    from pdbsearch.cli.options import portfolio_members
+    from pdbsearch.sokoban.vocabulary import PORTFOLIO_MEMBERS
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    try:
+        members = portfolio_members(text)
+    except argparse.ArgumentTypeError as error:
+        assert not names or not set(names) <= set(PORTFOLIO_MEMBERS)
+        assert "choose from perimeter" in str(error)
+        return
+    assert members == tuple(names) and members

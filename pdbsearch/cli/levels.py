@@ -18,6 +18,7 @@ from .options import (
     add_pdb_options,
     add_search_options,
     add_sokoban_options,
+    check_members_algo,
     positive_int,
     rules,
 )
@@ -88,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.pdb is not None:
         raise PdbsearchError("--pdb names the PDB of one level; use --db-dir with levels")
+    check_members_algo(args)
     if args.dask is not None:
         from ..batch.cluster import check_dask_spec
         check_dask_spec(args.dask)
@@ -114,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
                          algo=algo, weight=weight, time_limit=args.time_limit,
                          node_limit=args.node_limit, memory_mb=args.memory_limit,
                          pattern_boxes=args.pattern_boxes, threads=args.threads,
-                         grouping=args.grouping or RunOptions.grouping,
+                         grouping=args.grouping or RunOptions.grouping, members=args.members,
                          db_dir=None if args.db_dir is None else str(args.db_dir))
     numbers = list(range(1, len(levels) + 1))
     done = read_resume(args.resume, levels, numbers, options) if args.resume else {}

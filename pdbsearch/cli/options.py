@@ -6,9 +6,10 @@ import argparse
 import sys
 
 from ..domains import DOMAINS
+from ..errors import PdbsearchError
 from ..search import ALGORITHMS
 from ..sokoban.rules import Rules
-from ..sokoban.vocabulary import GROUPINGS
+from ..sokoban.vocabulary import GROUPINGS, PORTFOLIO_MEMBERS, check_members
 
 #: Longest whole number an option takes (digits): beyond any real limit.
 MAX_DIGITS = 15
@@ -59,8 +60,16 @@ def weight(text: str) -> float:
     return value
 
 
+def portfolio_members(text: str) -> tuple[str, ...]:
+    """Comma-separated names of ``--algo fess`` portfolio members."""
+    try:
+        return check_members([part.strip() for part in text.split(",") if part.strip()])
+    except PdbsearchError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def add_search_options(parser: argparse.ArgumentParser) -> None:
-    """``--algo``, ``--weight`` and the limits."""
+    """``--algo``, ``--weight``, the limits, the threads and the portfolio's members."""
     parser.add_argument("--algo", choices=list(ALGORITHMS), default=None,
                         help="search algorithm (default astar, or wastar with --weight): " +
                         "; ".join(f"{a.name}: {a.summary}" for a in ALGORITHMS.values()))
@@ -72,6 +81,17 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
                         help="threads a search may run at once (default: one per core; "
                              "levels: the cores shared among --jobs); only --algo fess "
                              "uses more than one, its FESS engines beside the other members")
+    parser.add_argument("--members", type=portfolio_members, default=None, metavar="NAME,...",
+                        help="sokoban --algo fess: run only these members of its portfolio "
+                             "(to see what one does alone), from " + ", ".join(PORTFOLIO_MEMBERS))
+
+
+def check_members_algo(args: argparse.Namespace) -> None:
+    """``--members`` picks members of the ``--algo fess`` portfolio: refused
+    with any other algorithm, which has no members to pick."""
+    if args.members is not None and args.algo != "fess":
+        raise PdbsearchError(f"--members picks members of the --algo fess portfolio; "
+                             f"this run's algorithm is {args.algo or 'the default'}")
 
 
 def add_limit_options(parser: argparse.ArgumentParser, each: str = "") -> None:
@@ -179,6 +199,8 @@ def sokoban_options(args: argparse.Namespace) -> dict:
         options["pattern_boxes"] = args.pattern_boxes
     if args.grouping is not None:
         options["grouping"] = args.grouping
+    if getattr(args, "members", None) is not None:   # solve has it, build does not
+        options["members"] = args.members
     return options
 
 

@@ -12,8 +12,8 @@ from ..pictures.animate import check_animation_path
 from ..report import format_result
 from ..search import Status
 from .exitcodes import EXIT_LIMIT, EXIT_OK, status_exit
-from .options import (add_puzzle_options, add_search_options, limits, load_puzzle, log,
-                      wants_progress)
+from .options import (add_puzzle_options, add_search_options, check_members_algo, limits,
+                      load_puzzle, log, wants_progress)
 
 
 def add_parser(sub) -> None:
@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     """Solve, print, and return the exit code."""
     if args.animate:
         check_animation_path(args.animate)   # a bad name costs no search
+    check_members_algo(args)
     puzzle = load_puzzle(args)
     options = dict(algo=args.algo, weight=args.weight if args.weight is not None else 1.0,
                    threads=args.threads, progress=wants_progress(args), **limits(args))

@@ -59,6 +59,8 @@ class RunOptions:
         """The options as a JSON-ready dict."""
         d = asdict(self)
         d["rules"] = self.rules.describe()
+        if self.members is not None:   # as JSON gives it back, so that a resume compares
+            d["members"] = list(self.members)
         return d
 
     # -- the hooks the runner calls (another domain's options provide the same) --

@@ -7,7 +7,7 @@ asks one answer per map); any other text one puzzle, the level picked by
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..errors import PdbsearchError
 from .formats import detect_format, parse_levels, read_level
@@ -22,17 +22,20 @@ def load(text: str, source: str, *, level: int | str | None = None, metric: str 
          log: Callable[[str], None] | None = None, progress: bool = False,
          format: str | None = None, rules: Rules | None = None,
          pattern_boxes: int | None = None,
-         grouping: str | None = None) -> SokobanPuzzle | list[SokobanPuzzle]:
+         grouping: str | None = None,
+         members: Sequence[str] | None = None) -> SokobanPuzzle | list[SokobanPuzzle]:
     """The puzzle (or, for a Push!! text, the puzzles) of ``text``.
 
     ``format`` is ``xsb``, ``push`` or ``seed002`` (default: detected);
     ``rules`` the pruning rules (default: all on); ``pattern_boxes`` and
-    ``grouping`` tune the ``pdb`` heuristic (see :class:`SokobanPuzzle`).
+    ``grouping`` tune the ``pdb`` heuristic; ``members`` keeps only those
+    members of the ``--algo fess`` portfolio (see :class:`SokobanPuzzle`).
     """
     from .puzzle import SokobanPuzzle   # the kernels: only when a Sokoban text comes
     fmt = format or detect_format(text)
     options = dict(metric=metric, heuristic=heuristic, rules=rules or Rules(), db_dir=db_dir,
-                   pdb_path=pdb, pattern_boxes=pattern_boxes, grouping=grouping, log=log)
+                   pdb_path=pdb, pattern_boxes=pattern_boxes, grouping=grouping, members=members,
+                   log=log)
     if fmt == "push" and level is None:
         levels = parse_levels(text, source, fmt)
         if pdb is not None and len(levels) > 1:

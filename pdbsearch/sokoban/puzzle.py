@@ -29,29 +29,12 @@ from .model import Level
 from .rules import Rules
 from .tables import (KeyLayout, grid_deltas, player_aware_tables, pull_distances,
                      region_cells, tunnel_axes)
-from .vocabulary import GROUPINGS, HEURISTICS, METRICS
+from .vocabulary import GROUPINGS, HEURISTICS, METRICS, PORTFOLIO_MEMBERS, check_members
 
 register_kernels(SokobanParams, expand=expand_and_learn, heuristic=heuristic,
                  is_goal=is_goal)
 
 _LURD = "lurd"
-
-
-#: The ``--algo fess`` portfolio (:meth:`SokobanPuzzle.fess_portfolio`), in
-#: order: member -> (weight, share of the time).
-PORTFOLIO_MEMBERS: dict[str, tuple[float, float]] = {
-    "perimeter": (1.0, 0.21), "fess-only": (1.0, 0.17), "wastar": (2.0, 0.2),
-    "greedy": (1.0, 0.09), "fess-nearest": (1.0, 0.165), "fess-backward": (1.0, 0.165)}
-
-
-def check_members(members: Sequence[str]) -> tuple[str, ...]:
-    """``members`` as a tuple, if each names a member of
-    :data:`PORTFOLIO_MEMBERS` (:class:`PdbsearchError` otherwise)."""
-    unknown = sorted(set(members) - set(PORTFOLIO_MEMBERS))
-    if unknown or not members:
-        raise PdbsearchError(f"no portfolio member {', '.join(unknown) or '(none given)'}; "
-                             f"choose from {', '.join(PORTFOLIO_MEMBERS)}")
-    return tuple(members)
 
 
 class SokobanPuzzle(Puzzle):

@@ -69,3 +69,50 @@ def test_levels_records_its_threads_per_level(tmp_path, capsys):
 def test_zero_threads_is_refused(capsys):
     assert main(["solve", str(HOLLAND), "--algo", "fess", "--threads", "0"]) == 2
     assert "--threads" in capsys.readouterr().err
+
+
+MICROBAN = LEVELS / "sokoban" / "microban.txt"
+
+
+def test_solve_members_runs_only_the_chosen_members(capsys):
+    code = main(["solve", str(MICROBAN), "--level", "3", "--algo", "fess", "--members",
+                 "fess-backward,perimeter", "--heuristic", "matching", "--time-limit", "20",
+                 "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["status"] == "solved"
+    assert set(data["fess"]["members"]) == {"fess-backward", "perimeter"}
+    level = load_levels(MICROBAN)[2]
+    assert check_solution(level, data["lurd"])[0] == data["pushes"]
+
+
+def test_levels_members_are_recorded_and_resumed(tmp_path, capsys):
+    out = tmp_path / "run.json"
+    args = ["levels", str(MICROBAN), "--first", "2", "--algo", "fess", "--members",
+            "fess-only", "--heuristic", "matching", "--time-limit", "10", "--json", str(out),
+            "--no-progress"]
+    assert main(args) == 0
+    data = json.loads(out.read_text())
+    assert data["options"]["members"] == ["fess-only"]
+    assert all(r["status"] == "solved" for r in data["levels"])
+    # the same members resume the report; other members are told apart
+    assert main(args[:-3] + ["--resume", str(out), "--no-progress"]) == 0
+    other = args[:6] + ["fess-backward"] + args[7:-3] + ["--resume", str(out), "--no-progress"]
+    assert main(other) == 2
+    assert "members" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--algo", "fess", "--members", "fess-only,astar"], "no portfolio member astar"),
+    (["--algo", "fess", "--members", ","], "none given"),
+    (["--members", "fess-only"], "--algo fess"),
+    (["--algo", "greedy", "--members", "greedy"], "--algo fess"),
+])
+def test_bad_members_are_refused_clearly(capsys, args, says):
+    assert main(["solve", str(MICROBAN), *args]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err
+
+
+def test_members_do_not_apply_to_hakoiri(capsys):
+    assert main(["solve", "--algo", "fess", "--members", "fess-only"]) == 2
+    assert "members" in capsys.readouterr().err
