@@ -390,8 +390,11 @@ class SokobanFessDomain(FessDomain):
         self.max_children = min(MAX_CHILDREN, 4 * len(level.boxes) * len(puzzle.layout.region))
         # The ranks' bound term is the matching, whatever the puzzle's own
         # heuristic: cheaper than the pattern tables, and what every FESS
-        # figure in docs/benchmarks.md was measured with.
-        rank_base = base._replace(heuristic=MATCHING, work=work_arrays(
+        # figure in docs/benchmarks.md was measured with.  It skips the
+        # learned patterns: :func:`expand` has just looked the child up in
+        # the same store (and the late check looks up every position
+        # before it is expanded), so a second look could only say no.
+        rank_base = base._replace(heuristic=MATCHING, learning=0, work=work_arrays(
             n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
         adv = advisor_tables(True, n_region, len(level.goals), n_grid,
                              self.max_children, len(level.boxes))
