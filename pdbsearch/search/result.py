@@ -112,6 +112,15 @@ class SearchResult:
         return self.status is Status.SOLVED and self.bound == 1.0
 
     @property
+    def winner(self) -> str | None:
+        """The portfolio member whose search ended the run (``--algo fess``;
+        A* beside the perimeter), None when no portfolio ran or none won."""
+        for report in self.extra.values():
+            if isinstance(report, dict) and report.get("winner"):
+                return str(report["winner"])
+        return None
+
+    @property
     def moves(self) -> list[str]:
         """The solution's moves as text."""
         return [s.text for s in self.steps]

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -104,6 +105,7 @@ class LevelRecord:
     stop_reason: str | None = None
     error: str | None = None
     lurd: str | None = None
+    winner: str | None = None     #: the portfolio member that solved it (``--algo fess``)
 
     @property
     def solved(self) -> bool:
@@ -118,6 +120,7 @@ def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) 
     sol = result.extra
     copy_search_figures(record, result)
     record.pushes, record.steps, record.lurd = sol["pushes"], sol["steps"], sol["lurd"]
+    record.winner = result.winner
     return record
 
 
@@ -165,7 +168,15 @@ def totals(records: Sequence[LevelRecord]) -> dict:
         "nodes_per_second": round(expanded / seconds) if seconds > 0 else None,
         # expanded per second of CPU: the rate per core, even on a busy machine
         "nodes_per_cpu_second": round(expanded / cpu_seconds) if cpu_seconds > 0 else None,
+        "winners": winner_counts(records),
     }
+
+
+def winner_counts(records: Sequence[LevelRecord]) -> dict[str, int]:
+    """How many solved levels each portfolio member won, most first (empty
+    when no portfolio ran)."""
+    counts = Counter(r.winner for r in records if r.solved and r.winner)
+    return dict(counts.most_common())
 
 
 def summary_table(records: Sequence[LevelRecord]) -> str:
@@ -185,6 +196,9 @@ def summary_table(records: Sequence[LevelRecord]) -> str:
     lines.append(f"solved {t['solved']}/{t['levels']} (proven optimal {t['optimal']}, "
                  f"proved unsolvable {t['unsolvable']}, unfinished {t['unfinished']}); "
                  f"expanded {t['expanded']:,} in {t['seconds']:.1f} s of search ({rate})")
+    if t["winners"]:
+        lines.append("won by: " + ", ".join(f"{name} {count}"
+                                            for name, count in t["winners"].items()))
     return "\n".join(lines)
 
 

@@ -39,11 +39,15 @@ def test_levels_with_fess(tmp_path, capsys):
     data = json.loads(out.read_text())
     assert data["options"]["algo"] == "fess"
     levels = load_levels(HOLLAND)
+    members = {"perimeter", "fess-only", "wastar w=2", "greedy", "fess-nearest",
+               "fess-backward"}
     for record in data["levels"]:
         assert record["optimal"] is False
         if record["status"] == "solved":
             assert check_solution(levels[record["number"] - 1], record["lurd"])[0] == \
                 record["pushes"]
+            assert record["winner"] in members   # the member that solved it
+    assert sum(data["summary"]["winners"].values()) == data["summary"]["solved"]
     assert code in (0, 3)
 
 
@@ -93,7 +97,9 @@ def test_levels_members_are_recorded_and_resumed(tmp_path, capsys):
     assert main(args) == 0
     data = json.loads(out.read_text())
     assert data["options"]["members"] == ["fess-only"]
-    assert all(r["status"] == "solved" for r in data["levels"])
+    assert all(r["status"] == "solved" and r["winner"] == "fess-only" for r in data["levels"])
+    assert data["summary"]["winners"] == {"fess-only": 2}
+    assert "won by: fess-only 2" in capsys.readouterr().out
     # the same members resume the report; other members are told apart
     assert main(args[:-3] + ["--resume", str(out), "--no-progress"]) == 0
     other = args[:6] + ["fess-backward"] + args[7:-3] + ["--resume", str(out), "--no-progress"]
