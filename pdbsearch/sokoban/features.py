@@ -97,6 +97,29 @@ def components(region, inside, occ, deltas, fw):
 
 
 @nb.njit(cache=True, inline="always")
+def components_freeing(conn, s, inside, occ, deltas, lab):
+    """The connectivity once the box on ``s`` is lifted, from the labelling
+    of the last :func:`components` (``conn`` parts, ``occ`` as it was
+    then): the parts around ``s`` become one."""
+    merged = 0
+    seen0 = seen1 = seen2 = -1
+    for k in range(4):
+        x = s + deltas[k]
+        if inside[x] == 0 or occ[x] != 0:
+            continue
+        part = lab[x]
+        if part != seen0 and part != seen1 and part != seen2:
+            merged += 1
+            if seen0 < 0:
+                seen0 = part
+            elif seen1 < 0:
+                seen1 = part
+            else:
+                seen2 = part
+    return conn - merged + 1
+
+
+@nb.njit(cache=True, inline="always")
 def packed_count(order, naive, occ, on_goals):
     """Boxes packed: the longest prefix of ``order`` (goal cells) all
     holding boxes, or the ``on_goals`` count when the plan is ``naive``."""

@@ -66,31 +66,41 @@ class MacroWork(NamedTuple):
     depth: np.ndarray      #: int32[4 cell] pushes to the state
     queue: np.ndarray      #: int32[4 cell]
     emit: np.ndarray       #: int32[4 cell] states that are children
-    counters: np.ndarray   #: int64[2]: DFS and BFS stamps
+    order: np.ndarray      #: int32[cell]: the cell discovered at each DFS time
+    submin: np.ndarray     #: int32[cell]: smallest cell of the DFS subtree
+    pre: np.ndarray        #: int32[time]: smallest cell discovered up to that time
+    suf: np.ndarray        #: int32[time]: smallest cell discovered from that time on
+    counters: np.ndarray   #: int64[3]: DFS and BFS stamps, the DFS's last time
 
 
 def macro_work(n_grid: int) -> MacroWork:
     """Fresh scratch arrays for a grid of ``n_grid`` cells."""
     per_cell = {"disc": np.int32, "low": np.int32, "fin": np.int32, "dparent": np.int32,
-                "dstamp": np.int64, "dnext": np.int8, "dstack": np.int32}
+                "dstamp": np.int64, "dnext": np.int8, "dstack": np.int32, "order": np.int32,
+                "submin": np.int32, "pre": np.int32, "suf": np.int32}
     per_state = {"vis": np.int64, "vfrom": np.int32, "vpush": np.uint8, "depth": np.int32,
                  "queue": np.int32, "emit": np.int32}
     arrays = {k: np.zeros(n_grid, t) for k, t in per_cell.items()}
     arrays.update({k: np.zeros(4 * n_grid, t) for k, t in per_state.items()})
-    return MacroWork(counters=np.zeros(2, np.int64), **arrays)
+    return MacroWork(counters=np.zeros(3, np.int64), **arrays)
 
 
 @nb.njit(cache=True)
 def tarjan(inside, occ, deltas, root, mw):
     """Iterative DFS with low-links from ``root`` over the ``inside`` cells
-    where ``occ`` is 0; returns the stamp that marks the cells reached."""
+    where ``occ`` is 0; returns the stamp that marks the cells reached.
+    Beside the low-links it keeps the discovery order and each subtree's
+    smallest cell, for :func:`split_at`."""
     mw.counters[0] += 1
     tag = mw.counters[0]
     disc, low, fin, dparent, dstamp, dnext, stack = (mw.disc, mw.low, mw.fin, mw.dparent,
                                                       mw.dstamp, mw.dnext, mw.dstack)
+    order, submin = mw.order, mw.submin
     t = 0
     disc[root] = t
     low[root] = t
+    order[t] = root
+    submin[root] = root
     dparent[root] = -1
     dstamp[root] = tag
     dnext[root] = 0
@@ -108,6 +118,8 @@ def tarjan(inside, occ, deltas, root, mw):
                 t += 1
                 disc[x] = t
                 low[x] = t
+                order[t] = x
+                submin[x] = x
                 dparent[x] = c
                 dstamp[x] = tag
                 dnext[x] = 0
@@ -119,9 +131,60 @@ def tarjan(inside, occ, deltas, root, mw):
             fin[c] = t
             top -= 1
             q = dparent[c]
-            if q >= 0 and low[c] < low[q]:
-                low[q] = low[c]
+            if q >= 0:
+                if low[c] < low[q]:
+                    low[q] = low[c]
+                if submin[c] < submin[q]:
+                    submin[q] = submin[c]
+    mw.counters[2] = t
     return tag
+
+
+@nb.njit(cache=True)
+def prepare_splits(mw):
+    """The running minima of the last :func:`tarjan`'s discovery order, in
+    both directions (what :func:`split_at` reads)."""
+    last = mw.counters[2]
+    order, pre, suf = mw.order, mw.pre, mw.suf
+    pre[0] = order[0]
+    for t in range(1, last + 1):
+        pre[t] = min(pre[t - 1], order[t])
+    suf[last] = order[last]
+    for t in range(last - 1, -1, -1):
+        suf[t] = min(suf[t + 1], order[t])
+
+
+@nb.njit(cache=True, inline="always")
+def split_at(c, u, deltas, mw):
+    """Cell ``c`` taken out of the part the last :func:`tarjan` explored
+    (a box put on it): returns how many parts that part falls into, and
+    the smallest cell of the one that holds cell ``u`` (``c`` and ``u``
+    both reached; :func:`prepare_splits` run since).  O(1): each DFS child
+    of ``c`` whose low-link does not reach above ``c`` is a part of its
+    own; the rest, the cells outside ``c``'s subtree and the other
+    children's subtrees, is one part (none when ``c`` is the root)."""
+    disc, fin, low = mw.disc, mw.fin, mw.low
+    root = mw.dparent[c] < 0
+    parts = 0 if root else 1
+    du = disc[u]
+    own = -1                       # smallest cell of u's part, when it is a child's
+    rest = 1 << 30                 # smallest cell of the parent's part
+    if not root:
+        if disc[c] > 0:
+            rest = mw.pre[disc[c] - 1]
+        if fin[c] < mw.counters[2]:
+            rest = min(rest, mw.suf[fin[c] + 1])
+    for k in range(4):
+        w = c + deltas[k]
+        if mw.dparent[w] != c or mw.dstamp[w] != mw.dstamp[c]:
+            continue
+        if root or low[w] >= disc[c]:
+            parts += 1
+            if disc[w] <= du <= fin[w]:
+                own = mw.submin[w]
+        else:
+            rest = min(rest, mw.submin[w])
+    return parts, (own if own >= 0 else rest)
 
 
 @nb.njit(cache=True, inline="always")

@@ -60,8 +60,9 @@ from ..puzzle import copy_key, kernel_jit
 from ..search.common import EXHAUSTED, RUNNING, SOLVED
 from ..search.fess import FessDomain, FessSearch, GOAL_CHILD, register_fess_kernels
 from .advisors import start_push_distances
-from .features import DIST_MAX, FeatureWork, components, feature_work, pack_rank
-from .macros import MacroWork, box_macros, macro_work
+from .features import (DIST_MAX, FeatureWork, components, components_freeing, feature_work,
+                       pack_rank)
+from .macros import MacroWork, box_macros, macro_work, prepare_splits, split_at
 from .perimeter import stuck_off_start
 from .tables import UNREACHABLE
 
@@ -286,6 +287,11 @@ def _pulls_to_start(pp, key, n, player, self_info, out_keys, out_desc, out_cost,
             break
         ne = box_macros(s, player, pp.area, tag, pp.inside, pp.occ, pp.nodead, deltas,
                         pp.label, -1, -1, pp.mw, most - m, True)
+        if ne > 0:
+            # The child's connectivity and player part from the macro search's
+            # DFS (O(1) a child) rather than a flood of the board each.
+            prepare_splits(pp.mw)
+            lifted = components_freeing(conn, s, pp.inside, pp.occ, deltas, fw.lab)
         for e in range(ne):
             st = pp.mw.emit[e]
             c = st >> 2
@@ -298,8 +304,9 @@ def _pulls_to_start(pp, key, n, player, self_info, out_keys, out_desc, out_cost,
                 continue
             pp.occ[s] = 0
             pp.occ[c] = 1
-            c_conn = components(pp.region, pp.inside, pp.occ, deltas, fw)
-            q = pp.index[fw.lab[c + deltas[k]]]
+            parts, smallest = split_at(c, c + deltas[k], deltas, pp.mw)
+            c_conn = lifted - 1 + parts
+            q = pp.index[smallest]
             c_off = off - (pp.start_index[s] < 0) + (pp.start_index[c] < 0)
             c_dist = min(dist - pp.start_dist[s] + pp.start_dist[c], DIST_MAX)
             desc = (np.int64(pp.index[s]) << np.int64(40)) | \

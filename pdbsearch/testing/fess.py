@@ -1,5 +1,5 @@
 """Plain-Python oracles of Sokoban's FESS kernels: macro moves as the
-closure of single pushes of one box, and the features of a position.
+closure of single pushes (or pulls) of one box, and the features of a position.
 
 Deliberately naive (a flood per state), independent of the numba code.
 """
@@ -47,6 +47,39 @@ def macro_children(level: Level, boxes, player: int, dead=frozenset()
             key = (others | {b}, man)
             if key != start and (key not in out or pushes < out[key]):
                 out[key] = pushes
+    return out
+
+
+def pull_macro_children(level: Level, boxes, player: int
+                        ) -> set[tuple[frozenset[int], int]]:
+    """Every position reachable by *pulling* one box any number of times
+    (the backward game: the player, next to the box, steps back onto a free
+    cell and the box follows), as ``{(boxes, normalised player)}``; the
+    start position itself is left out."""
+    boxes = frozenset(boxes)
+    start = (boxes, level.normalized_player(player, boxes))
+    w = level.width
+    out: set[tuple[frozenset[int], int]] = set()
+    for box in boxes:
+        others = boxes - {box}
+        first = (box, start[1])
+        seen = {first}
+        todo = deque([first])
+        while todo:
+            b, man = todo.popleft()
+            reach = _area(level, man, others | {b})
+            for d in (-1, -w, 1, w):
+                y = b + d
+                behind = y + d
+                if y not in reach or behind in others or not level.is_floor(behind):
+                    continue
+                new = others | {y}
+                state = (y, level.normalized_player(behind, new))
+                if state not in seen:
+                    seen.add(state)
+                    todo.append(state)
+        out.update((others | {b}, man) for b, man in seen)
+    out.discard(start)
     return out
 
 

@@ -82,3 +82,46 @@ def test_a_portfolio_of_chosen_members_and_a_clear_error_for_others():
     for bad in (("fess-sideways",), ()):
         with pytest.raises(PdbsearchError, match="portfolio member"):
             SokobanPuzzle(level, members=bad)
+
+
+@pytest.mark.parametrize("number", [6, 36, 93, 107, 144, 155])
+def test_pull_children_have_the_connectivity_and_player_of_a_flood(number):
+    """The backward solver reads each child's player regions and normalised
+    player off the macro search's DFS (:func:`.macros.split_at`) instead of
+    flooding the board: on positions it reaches, every child agrees with a
+    plain-Python flood."""
+    import numpy as np
+
+    from pdbsearch.search.common import NODES, RUNNING
+    from pdbsearch.search.fess import expand_once
+    from pdbsearch.sokoban.pullsolve import PullSolveSearch
+    from pdbsearch.testing.fess import connectivity, pull_macro_children
+
+    level = microban(number)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    engine = PullSolveSearch(puzzle, Limits(nodes=3000))
+    while engine.run(500) == RUNNING and int(engine.stats[NODES]) < 3000:
+        pass
+    domain = engine.domain
+    stored = int(engine.stats[NODES])
+    picks = np.random.default_rng(number).choice(stored, size=min(40, stored), replace=False)
+    m, f = domain.max_children, domain.n_features
+    out = (np.zeros((m, domain.key_words), np.uint64), np.zeros(m, np.int64),
+           np.zeros(m, np.int32), np.zeros((m, f), np.int32), np.zeros(m, np.int64),
+           np.zeros(m, np.uint8))
+    info = np.zeros(f + 1, np.int64)
+    checked = 0
+    for i in picks:
+        key = engine.store.keys[i].copy()
+        if int(key[-1]) >> domain.params.player_shift == len(domain.region):
+            continue   # the virtual root: no player yet
+        oracle = pull_macro_children(level, domain.boxes_of(key), domain.player_of(key))
+        for j in range(expand_once(domain.params, key, info, *out)):
+            boxes = domain.boxes_of(out[0][j])
+            player = domain.player_of(out[0][j])
+            # the player in the right part, as its smallest cell (pruned
+            # children aside, the kernel's are the oracle's)
+            assert (frozenset(boxes), player) in oracle
+            assert out[3][j, 1] == connectivity(level, boxes)
+            checked += 1
+    assert checked >= 20
