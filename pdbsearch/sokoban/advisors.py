@@ -30,6 +30,7 @@ import numpy as np
 
 from ..byref import by_reference
 from .features import CONNECTIVITY, OUT_OF_PLAN, UNPACKED
+from .macros import split_at
 
 #: Distance of an unreachable cell.
 FAR = 1 << 20
@@ -151,6 +152,23 @@ def pushable_sides(b, lab, player_lab, occ, inside, dead, deltas):
         t = b - deltas[k]
         if inside[x] != 0 and occ[x] == 0 and lab[x] == player_lab and inside[t] != 0 and \
                 occ[t] == 0 and dead[t] == 0:
+            mask |= 1 << k
+    return mask
+
+
+@nb.njit(cache=True, inline="always")
+def pushable_sides_after(b, c, player_cell, occ, inside, dead, deltas, mw):
+    """:func:`pushable_sides` in a child whose moved box stands on ``c``,
+    the player in the part whose smallest cell is ``player_cell``, the parts
+    read off the macro search's DFS (:func:`.macros.split_at`) instead of a
+    labelling of the child (``occ`` shows the child)."""
+    mask = 0
+    here = mw.dstamp[c]
+    for k in range(4):
+        x = b + deltas[k]
+        t = b - deltas[k]
+        if inside[x] != 0 and occ[x] == 0 and mw.dstamp[x] == here and inside[t] != 0 and \
+                occ[t] == 0 and dead[t] == 0 and split_at(c, x, deltas, mw)[1] == player_cell:
             mask |= 1 << k
     return mask
 

@@ -46,16 +46,16 @@ from ..pdb.learned import LearnedPatterns, learned_match
 from .bounds import _pattern_value, heuristic
 from .deadlocks import DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze
 from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, push_distances,
-                       pushable_sides, walk_distances)
+                       pushable_sides, pushable_sides_after, walk_distances)
 from .features import (CONNECTIVITY, HOTSPOTS, N_CELL_FEATURES, N_FEATURES, OUT_OF_PLAN, ROOMS,
-                       UNPACKED, FeatureWork, components, feature_work, out_of_plan, pack_rank,
-                       packed_count)
+                       UNPACKED, FeatureWork, components, components_freeing, feature_work,
+                       out_of_plan, pack_rank, packed_count)
 from .hotspots import (HotspotBuilder, HotspotTables, child_hotspots, hotspot_tables,
                        position_hotspots)
 from .kernels import (AREA, FROZEN, LABEL, SokobanParams, decode_boxes, in_perimeter,
                       player_of, strands_goal, work_arrays)
 from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
-from .macros import MacroWork, box_macros, macro_path, macro_work
+from .macros import MacroWork, box_macros, macro_path, macro_work, prepare_splits, split_at
 from .packing import PackingSearch, oop_zones
 from .plan import PlanParams, naive_plan
 from .probe import (HITS, KEPT, PROBES, PROVED, REACHED, SPENT, ProbeWork, known_dead,
@@ -265,6 +265,11 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
         s = boxes[i]
         ne = box_macros(s, player, w.area, tag, p.inside, occ, p.dead, p.deltas, w.label,
                         lo, hi, mw, most - m)
+        if ne > 0:
+            # Each child's regions and player part from the macro search's
+            # DFS (O(1) a child, :func:`.macros.split_at`), not a flood.
+            prepare_splits(mw)
+            lifted = components_freeing(conn, s, p.inside, occ, p.deltas, fw.lab)
         for e in range(ne):
             st = mw.emit[e]
             c = st >> 2
@@ -277,8 +282,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 ok = not freeze_deadlock(c, occ, p.inside, p.goal, p.dead, p.width, w.frozen,
                                          w.counters[FROZEN], w.stack)
             if ok:
-                c_conn = components(region, p.inside, occ, p.deltas, fw)
-                q = fw.lab[c + p.deltas[k]]
+                parts, q = split_at(c, c + p.deltas[k], p.deltas, mw)
+                c_conn = lifted - 1 + parts
                 ok = c == s or not _pattern_dead(p, c, s, boxes, n, p.player_index[q])
             if ok:
                 c_goals = on_goals - p.goal[s] + p.goal[c]
@@ -321,7 +326,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                     for j in range(n):
                         b = boxes[j]
                         if b != s:
-                            now = pushable_sides(b, fw.lab, q, occ, p.inside, p.dead, p.deltas)
+                            now = pushable_sides_after(b, c, q, occ, p.inside, p.dead,
+                                                       p.deltas, mw)
                             if now & ~adv.side_mask[j]:
                                 gain += 1
                     adv.ch_gain[m] = gain

@@ -170,3 +170,47 @@ def test_a_child_on_a_learned_pattern_is_not_generated(store):
         target.head[:] = -1
         return
     pytest.fail("no position with two children")
+
+
+def _pushable(level, b, reach, boxes, dead) -> int:
+    """Sides of the box on ``b`` the player (on ``reach``) can push it from."""
+    w = level.width
+    mask = 0
+    for k, d in enumerate((-1, -w, 1, w)):
+        x, t = b + d, b - d
+        if x in reach and level.is_floor(t) and t not in boxes and t not in dead:
+            mask |= 1 << k
+    return mask
+
+
+@pytest.mark.parametrize("number", (6, 36, 93, 144))
+def test_the_advisors_count_the_boxes_a_move_makes_pushable(number):
+    """The advisors' gain of a child (other boxes with a side the player can
+    push from now and not before, read off the macro search's DFS) against
+    floods of the parent and the child."""
+    level = microban(number)
+    puzzle = SokobanPuzzle(level, "pushes", "matching", DEAD_ONLY)
+    domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False)
+    adv = domain.params.adv
+    m, f = domain.max_children, domain.n_features
+    out = (np.zeros((m, domain.key_words), np.uint64), np.zeros(m, np.int64),
+           np.zeros(m, np.int32), np.zeros((m, f), np.int32), np.zeros(m, np.int64),
+           np.zeros(m, np.uint8))
+    info = np.zeros(f + 1, np.int64)
+    dead = puzzle.dead_squares
+    rng = np.random.default_rng(number + 1)
+    checked = 0
+    for _ in range(10):
+        boxes, player = random_position(level, rng, avoid=dead)
+        before = {b: _pushable(level, b, level.reachable(player, boxes), boxes, dead)
+                  for b in boxes}
+        for i in range(expand_once(domain.params, puzzle.key_of(boxes, player), info, *out)):
+            new_boxes, new_player = puzzle.position_of(out[0][i])
+            moved = int(adv.ch_from[i])
+            assert moved in boxes and int(adv.ch_to[i]) in new_boxes
+            reach = level.reachable(new_player, new_boxes)
+            want = sum(1 for b in boxes if b != moved and
+                       _pushable(level, b, reach, new_boxes, dead) & ~before[b])
+            assert adv.ch_gain[i] == want
+            checked += 1
+    assert checked >= 20
