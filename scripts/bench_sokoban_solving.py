@@ -207,7 +207,8 @@ def main(argv=None) -> int:
                                             "status": r.status, "pushes": r.pushes,
                                             "expanded": r.expanded, "seconds": r.seconds,
                                             "cpu_seconds": r.cpu_seconds,
-                                            "wall_seconds": r.wall_seconds, "error": r.error}
+                                            "wall_seconds": r.wall_seconds, "winner": r.winner,
+                                            "error": r.error}
                                            for r in records]}
         if interrupted:
             break
