@@ -35,15 +35,15 @@ import time
 from pathlib import Path
 
 from pdbsearch.batch.levels import run_levels
-from pdbsearch.cli.options import positive_float, positive_int, positive_int_list, weight
-from pdbsearch.errors import PdbsearchError
+from pdbsearch.cli.options import (portfolio_members, positive_float, positive_int,
+                                   positive_int_list, weight)
 from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import load_average, machine_info
 from pdbsearch.search import ALGORITHMS
 from pdbsearch.sokoban.collection import RunOptions, summary_table, totals
 from pdbsearch.sokoban.formats import load_levels
 from pdbsearch.sokoban.puzzle import Rules
-from pdbsearch.sokoban.vocabulary import PORTFOLIO_MEMBERS, check_members
+from pdbsearch.sokoban.vocabulary import PORTFOLIO_MEMBERS
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles" / "sokoban"
@@ -149,7 +149,7 @@ def main(argv=None) -> int:
                              "fess: as the command line's switch)")
     parser.add_argument("--no-probes", action="store_true",
                         help="run FESS without its dead-end probes (to measure them)")
-    parser.add_argument("--members", default=None, metavar="NAME,...",
+    parser.add_argument("--members", type=portfolio_members, default=None, metavar="NAME,...",
                         help="--algo fess: only these members of its portfolio (to measure "
                              "one alone), from " + ", ".join(PORTFOLIO_MEMBERS))
     parser.add_argument("--first", type=positive_int,
@@ -166,12 +166,6 @@ def main(argv=None) -> int:
                         help="where to write the results")
     args = parser.parse_args(argv)
     names = chosen_sets(parser, args.sets, args.only)
-    members = None
-    if args.members is not None:
-        try:
-            members = check_members(args.members.split(","))
-        except PdbsearchError as exc:
-            parser.error(str(exc))
 
     info = machine_info()
     print(f"machine: {info['cores']} cores, {info['cpu']}; Python {info['python']}, "
@@ -183,7 +177,7 @@ def main(argv=None) -> int:
     options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
                          rules=rules, time_limit=(4 if cpu else 1) * args.time_limit,
                          cpu_limit=args.time_limit if cpu else None, threads=args.threads,
-                         members=members)
+                         members=args.members)
     report = {"machine": info, "options": options.describe(), "sets": {}}
     lines = []
     interrupted = False

@@ -143,15 +143,21 @@ def start_push_distances(puzzle) -> np.ndarray:
 
 
 @nb.njit(cache=True, inline="always")
+def _push_open(b, k, occ, inside, dead, deltas):
+    """Side ``k`` of the box on ``b`` is free, and so is the live cell it
+    would be pushed onto (whether the player gets there is the caller's)."""
+    x = b + deltas[k]
+    t = b - deltas[k]
+    return inside[x] != 0 and occ[x] == 0 and inside[t] != 0 and occ[t] == 0 and dead[t] == 0
+
+
+@nb.njit(cache=True, inline="always")
 def pushable_sides(b, lab, player_lab, occ, inside, dead, deltas):
     """Bit ``k``: the player (in the part ``player_lab`` of the labelling
     ``lab``) reaches side ``k`` of the box on ``b`` and can push it."""
     mask = 0
     for k in range(4):
-        x = b + deltas[k]
-        t = b - deltas[k]
-        if inside[x] != 0 and occ[x] == 0 and lab[x] == player_lab and inside[t] != 0 and \
-                occ[t] == 0 and dead[t] == 0:
+        if _push_open(b, k, occ, inside, dead, deltas) and lab[b + deltas[k]] == player_lab:
             mask |= 1 << k
     return mask
 
@@ -163,12 +169,10 @@ def pushable_sides_after(b, c, player_cell, occ, inside, dead, deltas, mw):
     read off the macro search's DFS (:func:`.macros.split_at`) instead of a
     labelling of the child (``occ`` shows the child)."""
     mask = 0
-    here = mw.dstamp[c]
     for k in range(4):
         x = b + deltas[k]
-        t = b - deltas[k]
-        if inside[x] != 0 and occ[x] == 0 and mw.dstamp[x] == here and inside[t] != 0 and \
-                occ[t] == 0 and dead[t] == 0 and split_at(c, x, deltas, mw)[1] == player_cell:
+        if _push_open(b, k, occ, inside, dead, deltas) and mw.dstamp[x] == mw.dstamp[c] and \
+                split_at(c, x, deltas, mw)[1] == player_cell:
             mask |= 1 << k
     return mask
 
