@@ -24,7 +24,11 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
     else:
         bound = (f"; the optimum is at least {result.lower_bound:g} {puzzle.cost_unit}"
                  if result.lower_bound is not None else "")
-        lines.append(f"stopped by the {result.stop_reason} limit ({algo}){bound}")
+        if result.stop_reason == "incomplete":
+            lines.append(f"stopped: {algo} ran out of moves, but its moves may miss a "
+                         f"solution, so this proves nothing{bound}")
+        else:
+            lines.append(f"stopped by the {result.stop_reason} limit ({algo}){bound}")
         if result.note:
             lines.append(result.note)
     lines.append(f"expanded {result.expanded:,}, generated {result.generated:,}, "

@@ -149,6 +149,8 @@ def main(argv=None) -> int:
                              "fess: as the command line's switch)")
     parser.add_argument("--no-probes", action="store_true",
                         help="run FESS without its dead-end probes (to measure them)")
+    parser.add_argument("--no-goal-rooms", action="store_true",
+                        help="run FESS without its goal-room macros (to measure them)")
     parser.add_argument("--members", type=portfolio_members, default=None, metavar="NAME,...",
                         help="--algo fess: only these members of its portfolio (to measure "
                              "one alone), from " + ", ".join(PORTFOLIO_MEMBERS))
@@ -172,7 +174,8 @@ def main(argv=None) -> int:
           f"numba {info['numba']}, numpy {info['numpy']}; load {info['load_average']}",
           file=sys.stderr)
     rules = Rules(learning={"auto": None, "on": True, "off": False}[args.learning],
-                  perimeter=not args.no_perimeter, probes=not args.no_probes)
+                  perimeter=not args.no_perimeter, probes=not args.no_probes,
+                  goal_rooms=not args.no_goal_rooms)
     cpu = args.clock == "cpu"   # a CPU limit, with 4x that of wall clock as a backstop
     options = RunOptions(algo=args.algo, weight=args.weight, heuristic=args.heuristic,
                          rules=rules, time_limit=(4 if cpu else 1) * args.time_limit,

@@ -4,7 +4,8 @@
 0     solved (or the command did its job)
 1     internal error (a bug: please report it)
 2     bad input or usage: the message names the file, line and problem
-3     stopped by a limit (time, nodes, memory) or by Ctrl-C
+3     stopped by a limit (time, nodes, memory), by Ctrl-C, or out of moves
+      in a search whose moves may miss a solution (nothing proved)
 4     proved unsolvable (the whole reachable space was searched)
 ====  =====================================================
 """

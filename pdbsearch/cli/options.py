@@ -163,6 +163,9 @@ def add_sokoban_options(parser: argparse.ArgumentParser) -> None:
     rules.add_argument("--no-probes", action="store_true",
                        help="fess: no dead-end probes (small exhaustive searches from "
                             "the positions it is stuck under)")
+    rules.add_argument("--no-goal-rooms", action="store_true",
+                       help="fess: no goal-room macros (a box entering a room of goals "
+                            "goes straight to the room's next goal)")
     learning = rules.add_mutually_exclusive_group()
     learning.add_argument("--learning", action="store_true",
                           help="learn deadlock patterns by small local searches with any "
@@ -183,6 +186,7 @@ def rules(args: argparse.Namespace) -> Rules:
                  corral=not args.no_corral, tunnels=not args.no_tunnels,
                  tunnel_macros=not args.no_tunnel_macros, diagonal=not args.no_diagonal,
                  perimeter=not args.no_perimeter, probes=not args.no_probes,
+                 goal_rooms=not args.no_goal_rooms,
                  learning=True if args.learning else (False if args.no_learning else None))
 
 

@@ -37,6 +37,9 @@ SOLVED = 1        #: a goal was found
 EXHAUSTED = 2     #: nothing left to expand: no solution
 GROW_NODES = 3    #: the node table needs more room
 GROW_OPEN = 4     #: the open list (or IDA* stack) needs more room
+#: nothing left to expand, but the search drops moves a solution may need
+#: (FESS's goal-room macros): no proof either way (5-7: FESS's growth codes)
+STALLED = 8
 
 # Slots of the int64 ``stats`` array every engine keeps.
 EXPANDED = 0

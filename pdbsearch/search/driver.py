@@ -20,7 +20,7 @@ from ..interrupts import sigint_handler, take_interrupt_note
 from ..machine import resident_bytes
 from ..puzzle import Puzzle
 from .common import (EXHAUSTED, EXPANDED, F_BOUND, F_LAST, GENERATED, NODES,
-                     RUNNING, SOLVED, expand_into, move_between, next_budget,
+                     RUNNING, SOLVED, STALLED, expand_into, move_between, next_budget,
                      successor_buffers)
 from .result import Limits, SearchResult, Status
 
@@ -147,6 +147,9 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
                     budget = next_budget(budget, now - t_chunk, CHUNK_SECONDS)
                 bar.update(now - start, engine)
                 if code in (SOLVED, EXHAUSTED):
+                    break
+                if code == STALLED:
+                    stop_reason = "incomplete"
                     break
                 if interrupt.requested or take_interrupt_note():   # (or one numba lost)
                     stop_reason = "interrupted"

@@ -77,7 +77,8 @@ from numba.extending import overload
 from ..errors import PdbsearchError
 from ..puzzle import KERNEL_JIT_OPTIONS, copy_key, kernel_jit
 from .common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, F_LAST, GENERATED, GOAL,
-                     GROW_NODES, NODES, N_FSTATS, N_STATS, OPEN, PRUNED, RUNNING, SOLVED)
+                     GROW_NODES, NODES, N_FSTATS, N_STATS, OPEN, PRUNED, RUNNING, SOLVED,
+                     STALLED)
 from .store import NodeStore, find_slot
 
 # -- the protocol ---------------------------------------------------------------
@@ -215,7 +216,9 @@ class FessDomain:
     it may be replaced by :meth:`prepare`, keeping its type),
     ``n_features`` (F), ``cell_features`` (how many of them name a cell,
     at most :data:`MAX_CELL_FEATURES`), ``max_children`` (most children of
-    one expansion), ``key_words``.
+    one expansion), ``key_words``, ``complete`` (False when the moves may
+    miss every solution: an exhausted search then proves nothing, and
+    ends as :data:`.common.STALLED`).
     """
 
     params = None
@@ -224,6 +227,7 @@ class FessDomain:
     cell_features = 1
     max_children = 1
     key_words = 1
+    complete = True
 
     def initial_key(self) -> np.ndarray:
         """The root's key (by default the puzzle's start)."""
@@ -811,9 +815,12 @@ class FessSearch:
 
     def _chunk(self, budget: int) -> int:
         st, d = self.store, self.domain
-        return fess_chunk(d.params, st.keys, st.g, st.parent, st.slots, self.nodes,
+        code = fess_chunk(d.params, st.keys, st.g, st.parent, st.slots, self.nodes,
                           self.edges, self.cells, self.arena, self.stats, self.fstats,
                           self.fs, self.buf, d.n_features, d.cell_features, budget)
+        if code == EXHAUSTED and not d.complete:
+            return STALLED
+        return code
 
     def detach(self) -> bool:
         """Make this engine share no mutable state with the puzzle's other

@@ -6,8 +6,10 @@ has used the smallest part of its *share* one chunk of about
 :data:`CHUNK_SECONDS`.  So a level that member ``i`` alone solves in
 ``t`` seconds is solved in about ``t / share_i`` seconds, whichever member
 it is.  The first member to solve it wins; a member that exhausts its
-space proves the puzzle unsolvable (the members prune soundly).  A member
-whose growth would pass the memory limit is retired and the others go on.
+space proves the puzzle unsolvable (the members prune soundly), unless its
+moves may miss a solution (``STALLED``, FESS with goal-room macros): that
+member is retired and the others go on, as is a member whose growth would
+pass the memory limit.
 
 **Threads.**  With ``threads`` > 1, a member whose engine can *detach*
 (``engine.detach()`` returns True: from then on it writes nothing another
@@ -33,7 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .common import (EXHAUSTED, EXPANDED, F_LAST, GENERATED, GROW_NODES, NODES, N_FSTATS,
-                     N_STATS, OPEN, PRUNED, RUNNING, SOLVED, move_between, next_budget)
+                     N_STATS, OPEN, PRUNED, RUNNING, SOLVED, STALLED, move_between,
+                     next_budget)
 
 #: Target seconds of one member's chunk.
 CHUNK_SECONDS = 0.05
@@ -49,6 +52,7 @@ class Member:
     budget: int = 16
     seconds: float = 0.0          #: CPU seconds used (of the thread that ran it)
     retired: bool = False
+    stalled: bool = False         #: retired for having no move left (an incomplete engine)
     lane: int = 0                 #: 0: the caller's thread; i > 0: helper thread i
 
 
@@ -121,6 +125,11 @@ class PortfolioSearch:
             member.budget = next_budget(member.budget, spent, CHUNK_SECONDS)
         if code in (RUNNING, SOLVED, EXHAUSTED):
             return code
+        if code == STALLED:
+            # Its moves may have missed a solution: it proves nothing, and
+            # the other members go on.
+            member.retired = member.stalled = True
+            return RUNNING
         with self._lock:
             # A member that reserves its arrays up front (the perimeter)
             # counts with all of them: it may yet fill them.
@@ -192,6 +201,8 @@ class PortfolioSearch:
                 self._sum_stats(None)
                 code = self._ended()
                 return RUNNING if code is None else code
+            if all(m.stalled for m in self.members):
+                return STALLED
             self._out_of_memory = True
             return GROW_NODES
         if budget <= 0:

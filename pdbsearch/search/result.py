@@ -93,7 +93,9 @@ class SearchResult:
     #: time spent obtaining the puzzle's tables (finding or building PDBs)
     #: before the search; the time limit covers it
     setup_seconds: float = 0.0
-    stop_reason: str | None = None    #: "time", "nodes", "memory", "interrupted"
+    #: "time", "nodes", "memory", "interrupted", or "incomplete" (the search
+    #: ran out of moves, but its moves may miss a solution: nothing proved)
+    stop_reason: str | None = None
     note: str | None = None           #: what a limit stopped, when it was not the search
     path_keys: list[Any] = field(default_factory=list, repr=False)
     #: the domain's own fields of the result (Sokoban: pushes, steps, lurd)

@@ -8,7 +8,9 @@
   databases when it uses them), which proves a position dead when the
   boxes cannot all be matched to goals, and the stranded-goal test
   (:func:`.deadlocks.stranded_goal_deadlock`: boxes the player can never
-  push, off their goals or walling in an empty goal).
+  push, off their goals or walling in an empty goal).  In a goal room
+  (:mod:`.goalrooms`) a box coming in goes straight to the next goal of
+  the room's packing order (the goal-room macro).
 * **Features** (:mod:`.features`): unpacked boxes, player regions,
   obstructed room links (:mod:`.rooms`), out-of-plan boxes, which name the
   cell, and hotspots (:mod:`.hotspots`), which only rank, and whose
@@ -55,6 +57,7 @@ from .hotspots import (HotspotBuilder, HotspotTables, child_hotspots, hotspot_ta
 from .kernels import (AREA, FROZEN, LABEL, SokobanParams, decode_boxes, in_perimeter,
                       player_of, strands_goal, work_arrays)
 from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
+from .goalrooms import GoalRoomTables, goal_room_tables, goal_rooms, room_allows, room_targets
 from .macros import MacroWork, box_macros, macro_path, macro_work, prepare_splits, split_at
 from .packing import PackingSearch, oop_zones
 from .plan import PlanParams, naive_plan
@@ -95,6 +98,7 @@ class SokobanFessParams(NamedTuple):
     shared: LearnedPatterns   #: the patterns the portfolio's other engines learn
     stuck: int                #: 1: learn stuck patterns (into ``base.learned``)
     probe: ProbeWork          #: dead-end probes of stuck positions (:mod:`.probe`)
+    goal_rooms: GoalRoomTables  #: the goal-room macro (:mod:`.goalrooms`; no rooms: off)
 
 
 @nb.njit(cache=True, inline="always")
@@ -220,6 +224,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     packed = packed_count(plan.order, plan.naive, occ, on_goals)
     oop = out_of_plan(plan.zone, packed, boxes, n, -1, -1)
     rooms = obstructed_links(fp.rooms, boxes, n)
+    room_targets(fp.goal_rooms, boxes, n, occ)
     hot = position_hotspots(fp.hot, p.player_index, boxes, n)
     if fp.h_rank != 0:
         dist = heuristic(fp.rank_base, key)
@@ -274,6 +279,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
             st = mw.emit[e]
             c = st >> 2
             k = st & 3
+            if not room_allows(fp.goal_rooms, s, c):
+                continue
             occ[s] = 0
             occ[c] = 1
             ok = True
@@ -363,7 +370,7 @@ class SokobanFessDomain(FessDomain):
     the distances to the nearest goals); ``block_goal_starts``: the
     packing plan's reading of start squares on goals (:mod:`.packing`);
     the ``use_*`` switches turn a part off (the plan, room links,
-    hotspots, stuck patterns, dead-end probes).
+    hotspots, stuck patterns, dead-end probes, the goal-room macro).
     """
 
     n_features = N_FEATURES + 1
@@ -371,7 +378,8 @@ class SokobanFessDomain(FessDomain):
 
     def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True,
                  use_rooms: bool = True, use_hotspots: bool = True, use_stuck: bool = True,
-                 use_probes: bool = True, block_goal_starts: bool = False):
+                 use_probes: bool = True, block_goal_starts: bool = False,
+                 use_goal_rooms: bool = True):
         puzzle.check_algorithm("fess-only")
         self.puzzle = puzzle
         self.limits = limits
@@ -402,6 +410,8 @@ class SokobanFessDomain(FessDomain):
         # before it is expanded), so a second look could only say no.
         rank_base = base._replace(heuristic=MATCHING, learning=0, work=work_arrays(
             n_grid, base.n_boxes, base.work.pat_gain.shape[0]))
+        self.goal_rooms = goal_rooms(level, base.inside, base.dead, base.deltas) \
+            if use_goal_rooms and puzzle.rules.goal_rooms else []
         adv = advisor_tables(True, n_region, len(level.goals), n_grid,
                              self.max_children, len(level.boxes))
         if adv.on:
@@ -413,7 +423,8 @@ class SokobanFessDomain(FessDomain):
                                         hotspot_tables(n_region, len(level.boxes)),
                                         shared, int(stuck),
                                         probe_work(puzzle.key_words, puzzle.max_successors,
-                                                   use_probes and puzzle.rules.probes)))
+                                                   use_probes and puzzle.rules.probes),
+                                        goal_room_tables(self.goal_rooms, n_grid)))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
         self.plan_info: dict = {"plan": "naive"}
@@ -460,7 +471,7 @@ class SokobanFessDomain(FessDomain):
                           "packing_removed": removed}
         if removed > 0:
             p = self.params.base
-            order = np.array(order, np.int32)
+            order = np.array(self._rooms_in_order(order), np.int32)
             zone = oop_zones(p.inside, p.dead, p.deltas, p.index_cell, order)
             adv = self.params.adv
             if adv.on:
@@ -473,6 +484,22 @@ class SokobanFessDomain(FessDomain):
             self.plan_info["plan"] = "packing order"
         self._packing = None
 
+    def _rooms_in_order(self, order: list[int]) -> list[int]:
+        """The plan's ``order`` with each goal room's goals, in the places
+        the plan gives them, put in the room's own packing order (so that
+        the packed feature follows the goal-room macro)."""
+        order = list(order)
+        for room in self.goal_rooms:
+            places = [i for i, g in enumerate(order) if g in room.cells]
+            for i, g in zip(places, room.order):
+                order[i] = g
+        return order
+
+    @property
+    def complete(self) -> bool:
+        """False once the goal-room macro has dropped a move (:mod:`.goalrooms`)."""
+        return int(self.params.goal_rooms.dropped[0]) == 0
+
     def detach(self) -> bool:
         """True: a portfolio may run this search in a thread of its own.
         Its scratch is its own; it writes nothing the other engines read,
@@ -483,10 +510,12 @@ class SokobanFessDomain(FessDomain):
         return True
 
     def describe(self) -> dict:
-        """The plan found, whether the hotspot feature is on, and what the
-        dead-end probes did."""
+        """The plan found, whether the hotspot feature is on, the goal rooms
+        and the moves their macro dropped, and what the dead-end probes did."""
         counters = self.params.probe.counters
         return {**self.plan_info, "hotspots": self._hotspot_state,
+                "goal_rooms": len(self.goal_rooms),
+                "goal_room_dropped": int(self.params.goal_rooms.dropped[0]),
                 "probes": int(counters[PROBES]), "probes_dead": int(counters[PROVED]),
                 "probe_expanded": int(counters[SPENT]), "probe_kept": int(counters[KEPT]),
                 "probe_hits": int(counters[HITS]), "probe_reached": int(counters[REACHED])}

@@ -360,7 +360,8 @@ class SokobanPuzzle(Puzzle):
         ties by the distances to the nearest goals rather than by the lower
         bound, and whose packing plan takes the start squares on goals for
         blocked once used (:class:`.fess.SokobanFessDomain`, ``h_rank``,
-        ``block_goal_starts``; :mod:`.packing`), and ``fess-backward``,
+        ``block_goal_starts``; :mod:`.packing`), without the first's
+        goal-room macros (:mod:`.goalrooms`), and ``fess-backward``,
         FESS on the pull game from the solved position to the start
         (:mod:`.pullsolve`)."""
         if name == "perimeter":
@@ -368,8 +369,11 @@ class SokobanPuzzle(Puzzle):
         if name == "fess-nearest":
             from ..search.fess import FessSearch
             from .fess import SokobanFessDomain
+            # Without goal-room macros: if a level's room fools them, this
+            # engine still has every move.
             return FessSearch(self, limits, SokobanFessDomain(self, limits, h_rank=False,
-                                                              block_goal_starts=True))
+                                                              block_goal_starts=True,
+                                                              use_goal_rooms=False))
         if name == "fess-backward":
             from .pullsolve import PullSolveSearch
             return PullSolveSearch(self, limits)

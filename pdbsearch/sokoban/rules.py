@@ -26,6 +26,9 @@ class Rules:
     #: dead-end probes of the positions ``--algo fess`` is stuck under, and
     #: the dead positions they meet (:mod:`.probe`; FESS only)
     probes: bool = True
+    #: goal-room macros: a box entering a goal room goes straight to the
+    #: room's next goal (:mod:`.goalrooms`; FESS's forward engines only)
+    goal_rooms: bool = True
     #: learn deadlock patterns by local searches; None (auto): only for the
     #: searches where it pays (weighted A* and greedy, see :meth:`SokobanPuzzle.tune`)
     learning: bool | None = None

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pdbsearch.search.common import (EXHAUSTED, EXPANDED, GROW_NODES, N_FSTATS, N_STATS,
-                                     RUNNING, SOLVED)
+                                     RUNNING, SOLVED, STALLED)
 from pdbsearch.search.portfolio import Member, PortfolioSearch
 
 
@@ -133,6 +133,27 @@ def test_the_callers_lane_win_stops_the_helpers():
 def test_a_helper_that_exhausts_its_space_proves_the_puzzle_unsolvable():
     shared, apart = FakeEngine(None), FakeEngine(20, code=EXHAUSTED, detachable=True)
     assert run_until_end(portfolio([shared, apart], threads=2)) == EXHAUSTED
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_member_that_stalls_is_retired_and_proves_nothing(threads):
+    # An incomplete engine running out of moves (STALLED) leaves the search
+    # to the others: here the other solves later, or exhausts its space.
+    stalls, solves = FakeEngine(3, code=STALLED, detachable=True), FakeEngine(40)
+    p = portfolio([stalls, solves], threads=threads)
+    assert run_until_end(p) == SOLVED and p.winner.engine is solves
+    assert p.members[0].retired and p.members[0].stalled
+    assert stalls.stats[EXPANDED] == 3
+    stalls, exhausts = FakeEngine(3, code=STALLED, detachable=True), FakeEngine(40, EXHAUSTED)
+    assert run_until_end(portfolio([stalls, exhausts], threads=threads)) == EXHAUSTED
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_when_every_member_stalls_the_portfolio_stalls(threads):
+    engines = [FakeEngine(3, code=STALLED, detachable=True), FakeEngine(5, code=STALLED)]
+    p = portfolio(engines, threads=threads)
+    assert run_until_end(p) == STALLED
+    assert all(m.stalled for m in p.members)
 
 
 def test_only_helpers_left_the_caller_waits_and_still_returns():

@@ -46,7 +46,8 @@ def test_macro_children_match_the_closure_of_single_pushes(number):
     level = microban(number)
     puzzle = SokobanPuzzle(level, "pushes", "matching", DEAD_ONLY)
     # No lower bound per child: a child it proves dead would be dropped.
-    domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False)
+    domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False,
+                               use_goal_rooms=False)   # (their own test: test_goalrooms)
     rng = np.random.default_rng(number)
     dead = puzzle.dead_squares
     for trial in range(12):

@@ -95,7 +95,7 @@ def test_solve_text_output_and_rule_switches(capsys):
     code, out, _ = run(capsys, "solve", str(MICROBAN), "--level", "2", "--metric",
                        "moves", "--no-freeze", "--no-corral", "--no-tunnels",
                        "--no-dead-squares", "--no-tunnel-macros", "--no-diagonal",
-                       "--no-perimeter", "--no-probes", "--no-learning")
+                       "--no-perimeter", "--no-probes", "--no-goal-rooms", "--no-learning")
     assert code == 0
     assert "move-optimal" in out and "rules none" in out
     assert "lurd: " in out
