@@ -276,3 +276,28 @@ def test_an_exhausted_search_with_goal_rooms_proves_nothing(goal_rooms, tmp_path
         assert code == 3 and "proves nothing" in out
     else:
         assert code == 4 and "proved unsolvable" in out
+
+
+def test_the_generated_goal_room_levels_are_solvable_and_have_their_room(tmp_path):
+    """``scripts/gen_goalroom_levels.py``: each level has one goal room,
+    its corridor and room holding every goal, and FESS solves it (the
+    solution replayed by the checker)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    try:
+        from gen_goalroom_levels import main as generate
+    finally:
+        sys.path.pop(0)
+    out = tmp_path / "rooms.xsb"
+    assert generate(["--count", "3", "--boxes", "4", "6", "--seed", "5", "--out",
+                     str(out)]) == 0
+    from pdbsearch.sokoban.formats import load_levels
+    levels = load_levels(out)
+    assert len(levels) == 3
+    for level in levels:
+        _, rooms = _rooms(level)
+        assert len(rooms) == 1 and rooms[0].cells >= level.goals
+        puzzle = SokobanPuzzle(level, "pushes", "matching")
+        assert pdbsearch.solve(puzzle, algo="fess-only", time_limit=20,
+                               threads=1).status is Status.SOLVED
