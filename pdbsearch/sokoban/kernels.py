@@ -48,6 +48,17 @@ MOVE_BASE = 4
 #: every single push code: boards are at most 64 x 64 cells).
 MACRO_BASE = 1 << 24
 
+
+@nb.njit(cache=True, inline="always")
+def push_ends(p, move):
+    """``(b, t)``: the cell of the box a push (or tunnel macro) moves, and
+    the cell it ends on."""
+    count = move // MACRO_BASE + 1
+    single = move % MACRO_BASE
+    b = single // MOVE_BASE
+    return b, b + count * p.deltas[single % MOVE_BASE]
+
+
 _ONE = np.uint64(1)
 
 # Slots of ``work.counters`` (stamp counters of the stamped scratch arrays).

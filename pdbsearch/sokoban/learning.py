@@ -48,8 +48,7 @@ from ..pdb.learned import (DEFAULT_CAPACITY, FULL, LearnedPatterns, learned_add,
 from ..puzzle import copy_key, kernel_jit
 from ..search.store import empty_slots, find_slot
 from .deadlocks import freeze_deadlock, may_freeze
-from .kernels import (MACRO_BASE, MOVE_BASE, decode_boxes, expand, flip_bit, player_of,
-                      set_player)
+from .kernels import (decode_boxes, expand, flip_bit, player_of, push_ends, set_player)
 from .tables import flood_smallest
 
 #: Largest cluster a local search is tried on.
@@ -469,11 +468,7 @@ def expand_and_learn(p, key, out_keys, out_costs, out_moves):
     for i in range(n):
         if lw.counters[LOCAL] > LEARN_RATIO * lw.counters[EXPANDS] + LEARN_ALLOWANCE:
             break
-        code = out_moves[i]
-        count = code // MACRO_BASE + 1
-        single = code % MACRO_BASE
-        b = single // MOVE_BASE
-        t = b + count * p.deltas[single % MOVE_BASE]
+        _, t = push_ends(p, out_moves[i])
         if not is_learned_dead(p, out_keys[i]):
             learn_from_child(p, out_keys[i], t)
     return n

@@ -82,3 +82,31 @@ def test_max_successors_and_move_codes():
         box, direction = divmod(code, 4)
         assert box in level.boxes and 0 <= direction < 4 and cost == 1
         assert box + level.delta("lurd"[direction]) in boxes
+
+
+@pytest.mark.parametrize("number", LEVELS)
+def test_push_ends_name_the_box_each_move_pushes_and_where_it_stops(number):
+    """``push_ends`` (the learning reads where each child's box stopped with
+    it) on every successor of random positions, tunnel macros included: the
+    box that left a cell and the cell it reached, read off the keys."""
+    from pdbsearch.search.common import expand_into, successor_buffers
+    from pdbsearch.sokoban.kernels import push_ends
+
+    level = microban(number)
+    puzzle = SokobanPuzzle(level, "pushes", "zero")   # every rule on: tunnel macros too
+    out_keys, out_costs, out_moves = successor_buffers(puzzle)
+    rng = np.random.default_rng(number)
+    pushes = macros = 0
+    for _ in range(25):
+        boxes, player = random_position(level, rng, avoid=puzzle.dead_squares)
+        n = expand_into(puzzle.params, puzzle.key_of(boxes, player), out_keys, out_costs,
+                        out_moves)
+        for i in range(n):
+            new_boxes, _ = puzzle.position_of(out_keys[i])
+            b, t = push_ends(puzzle.params, out_moves[i])
+            assert (boxes - new_boxes, new_boxes - boxes) == ({b}, {t})
+            pushes += 1
+            macros += out_costs[i] > 1
+    assert pushes > 0
+    if number == 155:
+        assert macros > 0   # the check covers tunnel macros
