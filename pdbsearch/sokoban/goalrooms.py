@@ -1,13 +1,15 @@
-"""Goal rooms and their packing order: the goal-room macro of FESS's
-forward engines (Rolling Stone's *goal macros*, Junghanns and Schaeffer).
+"""Goal rooms and their packing order: the goal-room macro of the forward
+FESS engine (``fess-only``; Rolling Stone's *goal macros*, Junghanns and
+Schaeffer).
 
 A **goal room** is a part of the level, reached only through one cell (its
 **entrance**), that holds goals and no box at the start: every box that
-will fill its goals comes in through the entrance.  Found per level in
-Python: for each floor cell ``e`` that is not a goal and holds no box, each
-part of the region without ``e`` that holds no box, at least two goals and
-at most :data:`MAX_ROOM_CELLS` cells is a candidate; the largest candidates
-are kept first, and a smaller one only when it does not overlap a kept one.
+will fill its goals comes in through the entrance.  Found once per level:
+for each floor cell ``e`` that is not a goal and holds no box, each part
+of the region without ``e`` (one depth-first search with low-links gives
+them all) that holds no box, at least two goals and at most
+:data:`MAX_ROOM_CELLS` cells is a candidate; the largest candidates are
+kept first, and a smaller one only when it does not overlap a kept one.
 
 **Packing order, by retrograde analysis.**  A goal ``g`` can be filled
 *last* when, with every other goal of the room holding a box, a box
@@ -24,9 +26,10 @@ with no order is no goal room.
 the room only to stay, so the room is also refused when the goals outside
 it could not be given distinct boxes, each of which could be pushed alone
 from its start to its goal (a macro search, the player walking around it)
-without the room and its entrance (for the box or the player): a level that uses the room as a place to turn a box round
-(Microban 147) or its entrance as the player's standing cell (Boxoban
-hard 1142) keeps its ordinary moves there.
+without the room and its entrance (for the box or the player): a level
+that uses the room as a place to turn a box round (Microban 147) or its
+entrance as the player's standing cell (Boxoban hard 1142) keeps its
+ordinary moves there.
 
 **The macro** (:func:`room_targets`, :func:`room_allows`).  While a room
 holds exactly the first ``k`` goals of its order (it is *clean*), a box
