@@ -125,26 +125,37 @@ def _candidates(level, inside: np.ndarray, deltas: np.ndarray,
     return sorted(found, key=lambda t: (-len(t[1]), t[0]))
 
 
-def _fill_costs(entrance: int, cells: frozenset[int], filled: set[int], inside: np.ndarray,
+def _doors(entrance: int, cells: frozenset[int], inside: np.ndarray, deltas: np.ndarray):
+    """Each way a box on the entrance can be pushed into the room: the
+    player's cell just outside, and the region the push search may use
+    (the room, the entrance and that cell)."""
+    doors = []
+    for d in deltas:
+        inner = entrance + int(d)
+        outer = entrance - int(d)
+        if inner not in cells or not inside[outer] or outer in cells:
+            continue
+        room = np.zeros(inside.shape[0], np.uint8)
+        room[list(cells)] = 1
+        room[entrance] = 1
+        room[outer] = 1
+        doors.append((outer, room))
+    return doors
+
+
+def _fill_costs(entrance: int, cells: frozenset[int], filled: set[int], doors,
                 dead: np.ndarray, deltas: np.ndarray, mw) -> dict[int, int]:
-    """Pushes to each cell of the room that a box on the entrance can reach,
-    the player just outside it and the ``filled`` goals holding boxes."""
-    n_grid = inside.shape[0]
+    """Pushes to each cell of the room that a box on the entrance can reach
+    through one of the ``doors`` (:func:`_doors`), the ``filled`` goals
+    holding boxes."""
+    n_grid = dead.shape[0]
     occ = np.zeros(n_grid, np.uint8)
     occ[list(filled)] = 1
     occ[entrance] = 1
     area = np.zeros(n_grid, np.int64)
     label = np.zeros(n_grid, np.int32)
     costs: dict[int, int] = {}
-    for d in deltas:
-        inner = entrance + int(d)
-        outer = entrance - int(d)
-        if inner not in cells or not inside[outer] or outer in cells:
-            continue
-        room = np.zeros(n_grid, np.uint8)
-        room[list(cells)] = 1
-        room[entrance] = 1
-        room[outer] = 1
+    for outer, room in doors:
         area[:] = 0
         area[outer] = 1
         n = box_macros(entrance, outer, area, 1, room, occ, dead, deltas, label, -1, -1, mw,
@@ -164,12 +175,13 @@ def packing_order(entrance: int, cells: frozenset[int], goals: frozenset[int],
     """The room's goals in the order to fill them, by the retrograde
     analysis of the module doc; None when there is no such order."""
     mw = mw if mw is not None else macro_work(inside.shape[0])
+    doors = _doors(entrance, cells, inside, deltas)
     filled = set(cells & goals)
     backwards: list[int] = []
     while filled:
         best = None
         for g in sorted(filled):
-            costs = _fill_costs(entrance, cells, filled - {g}, inside, dead, deltas, mw)
+            costs = _fill_costs(entrance, cells, filled - {g}, doors, dead, deltas, mw)
             if g in costs and (best is None or costs[g] < best[0]):
                 best = (costs[g], g)
         if best is None:
