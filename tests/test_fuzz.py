@@ -23,7 +23,7 @@ from pdbsearch.errors import PdbFileError, PuzzleFormatError
 from pdbsearch.hakoiri.builtin import CLASSIC_TEXT
 from pdbsearch.hakoiri.formats import parse_board
 from pdbsearch.hakoiri.model import Shape
-from pdbsearch.sokoban.formats import parse_levels, read_level
+from pdbsearch.sokoban.formats import InvalidLevel, parse_levels, parse_levels_each, read_level
 from pdbsearch.sokoban.model import Level
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
@@ -109,16 +109,33 @@ def sokoban_case(seed: int, edits: int) -> None:
     start = rng.randrange(0, len(source) - 600)
     text = mutate(source[start:start + 600], seed, edits)
     detect_domain(text)
+    whole_error = None
     try:
         levels = parse_levels(text, "fuzz.xsb")
     except PuzzleFormatError as exc:
         assert exc.source == "fuzz.xsb" and len(str(exc)) < 400
-        levels = None
+        levels, whole_error = None, str(exc)
     for level in levels or []:
         check_level(level)
     # Reading one level alone agrees with the whole parse wherever that works.
     for n in range(1, len(levels or []) + 1):
         assert read_level(text, "fuzz.xsb", n) == levels[n - 1]
+    # Level by level (``levels``): the same levels where the whole parse
+    # works; else the first invalid level carries the whole parse's error,
+    # or the text itself is refused with it.
+    try:
+        each = parse_levels_each(text, "fuzz.xsb")
+    except PuzzleFormatError as exc:
+        assert str(exc) == whole_error
+        return
+    bad = [lv for lv in each if isinstance(lv, InvalidLevel)]
+    if levels is not None:
+        assert each == levels
+    else:
+        assert bad and str(bad[0].error) == whole_error
+    for level in each:
+        if not isinstance(level, InvalidLevel):
+            check_level(level)
 
 
 def push_case(seed: int, edits: int) -> None:

@@ -10,10 +10,10 @@ from ..domains import detect_domain
 from ..errors import PdbsearchError
 from ..io import read_text
 from ..search import choose_algorithm
-from ..sokoban.formats import detect_format, parse_levels
+from ..sokoban.formats import InvalidLevel, detect_format, parse_levels_each
 from ..fifteen.vocabulary import HEURISTICS as FIFTEEN_HEURISTICS
 from ..sokoban.vocabulary import HEURISTICS, METRICS
-from .exitcodes import EXIT_LIMIT, EXIT_OK, EXIT_UNSOLVABLE
+from .exitcodes import EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_OK, EXIT_UNSOLVABLE
 from .options import (
     add_pdb_options,
     add_search_options,
@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         LevelRecord,
         LiveReports,
         RunOptions,
+        invalid_record,
         read_resume,
         summary_table,
         totals,
@@ -109,32 +110,43 @@ def run(args: argparse.Namespace) -> int:
         raise PdbsearchError(f"{args.file}: a {domain} board, not a Sokoban collection: "
                              f"levels runs Sokoban collections; use solve")
     fmt = args.format or detect_format(text)
-    levels = parse_levels(text, str(args.file), fmt)
+    # One level that breaks a rule of the model (say, more boxes than the
+    # limit) is reported and skipped; the others are still solved.
+    everything = parse_levels_each(text, str(args.file), fmt)
     if args.first is not None:
-        levels = levels[:args.first]
+        everything = everything[:args.first]
+    invalid = {n: invalid_record(n, lv) for n, lv in enumerate(everything, 1)
+               if isinstance(lv, InvalidLevel)}
+    numbers = [n for n in range(1, len(everything) + 1) if n not in invalid]
+    levels = [everything[n - 1] for n in numbers]
     options = RunOptions(metric=args.metric, heuristic=args.heuristic, rules=rules(args),
                          algo=algo, weight=weight, time_limit=args.time_limit,
                          node_limit=args.node_limit, memory_mb=args.memory_limit,
                          pattern_boxes=args.pattern_boxes, threads=args.threads,
                          grouping=args.grouping or RunOptions.grouping, members=args.members,
                          db_dir=None if args.db_dir is None else str(args.db_dir))
-    numbers = list(range(1, len(levels) + 1))
     done = read_resume(args.resume, levels, numbers, options) if args.resume else {}
     if done:
         print(f"resuming {args.resume}: {len(done)} of {len(levels)} levels already "
               f"finished", file=sys.stderr)
-    reports = LiveReports([done.get(n) or LevelRecord(n, lv.title, len(lv.boxes))
-                           for n, lv in zip(numbers, levels)],
+    first = {n: done.get(n) or LevelRecord(n, lv.title, len(lv.boxes))
+             for n, lv in zip(numbers, levels)}
+    reports = LiveReports(sorted({**first, **invalid}.values(), key=lambda r: r.number),
                           args.json or args.resume, args.csv, file=str(args.file), format=fmt,
                           options=options.describe(), jobs=args.jobs, dask=args.dask)
-    records, interrupted = run_levels(levels, options, jobs=args.jobs, numbers=numbers,
-                                      progress=not args.no_progress, on_record=reports.add,
-                                      dask=args.dask, done=done)
+    solved, interrupted = run_levels(levels, options, jobs=args.jobs, numbers=numbers,
+                                     progress=not args.no_progress, on_record=reports.add,
+                                     dask=args.dask, done=done)
+    records = sorted([*solved, *invalid.values()], key=lambda r: r.number)
     reports.close(records, interrupted)
     print(summary_table(records))
+    for record in invalid.values():
+        print(f"pdbsearch: level {record.number} not run: {record.error}", file=sys.stderr)
     if interrupted:
         print("interrupted: the levels above that finished are kept", file=sys.stderr)
     t = totals(records)
+    if invalid:
+        return EXIT_BAD_INPUT
     if t["unfinished"] or interrupted:
         return EXIT_LIMIT
     return EXIT_UNSOLVABLE if t["unsolvable"] else EXIT_OK

@@ -25,6 +25,11 @@ from .model import Level
 from .puzzle import Rules, SokobanPuzzle
 from .vocabulary import GROUPINGS, HEURISTICS, METRICS
 
+#: Status of a level that breaks a rule of the model (its ``error`` says
+#: which, with its line): never run; the other levels of its file are.
+INVALID = "invalid"
+
+
 @dataclass(frozen=True)
 class RunOptions:
     """How every level of a run is solved."""
@@ -113,6 +118,12 @@ class LevelRecord:
         return self.status == Status.SOLVED.value
 
 
+def invalid_record(number: int, invalid) -> LevelRecord:
+    """The record of a level that could not be built (an
+    :class:`~.formats.InvalidLevel`): status :data:`INVALID`, its error."""
+    return LevelRecord(number, invalid.title, 0, status=INVALID, error=str(invalid.error))
+
+
 def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) -> LevelRecord:
     """Solve one level in this process and describe the outcome."""
     record = LevelRecord(number, level.title, len(level.boxes))
@@ -156,8 +167,9 @@ def totals(records: Sequence[LevelRecord]) -> dict:
         "solved": sum(r.solved for r in records),
         "optimal": sum(r.solved and r.optimal for r in records),
         "unsolvable": sum(r.status == Status.UNSOLVABLE.value for r in records),
-        "unfinished": sum(not r.solved and r.status != Status.UNSOLVABLE.value
+        "unfinished": sum(not r.solved and r.status not in (Status.UNSOLVABLE.value, INVALID)
                           for r in records),
+        "invalid": sum(r.status == INVALID for r in records),
         "pushes": sum(r.pushes or 0 for r in records if r.solved),
         "steps": sum(r.steps or 0 for r in records if r.solved),
         "expanded": expanded,
@@ -194,7 +206,8 @@ def summary_table(records: Sequence[LevelRecord]) -> str:
             if t["nodes_per_second"] and t["nodes_per_cpu_second"] else "-")
     lines.append("-" * len(head))
     lines.append(f"solved {t['solved']}/{t['levels']} (proven optimal {t['optimal']}, "
-                 f"proved unsolvable {t['unsolvable']}, unfinished {t['unfinished']}); "
+                 f"proved unsolvable {t['unsolvable']}, unfinished {t['unfinished']}"
+                 f"{', invalid ' + str(t['invalid']) if t['invalid'] else ''}); "
                  f"expanded {t['expanded']:,} in {t['seconds']:.1f} s of search ({rate})")
     if t["winners"]:
         lines.append("won by: " + ", ".join(f"{name} {count}"
@@ -314,11 +327,12 @@ def read_resume(path: str, levels: Sequence[Level], numbers: Sequence[int],
     by_number = {n: lv for n, lv in zip(numbers, levels)}
     done = {}
     for record in found:
+        if record.status not in FINAL_STATUSES:
+            continue   # run again (an invalid level is checked again)
         level = by_number.get(record.number)
         if level is None or record.boxes != len(level.boxes) or record.title != level.title:
             raise PdbsearchError(f"{path}: its level {record.number} is not level "
                                  f"{record.number} of this collection; resume with the "
                                  f"file it was made from")
-        if record.status in FINAL_STATUSES:
-            done[record.number] = record
+        done[record.number] = record
     return done

@@ -25,7 +25,7 @@ import re
 from bisect import bisect_left
 from itertools import islice
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -160,10 +160,26 @@ def _grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name
 
 def _parse_grid_collection(text: str, source: str, legend: dict[str, int],
                            wall: str, name: str) -> list[Level]:
+    levels = _grid_levels_each(text, source, legend, wall, name)
+    for level in levels:
+        if isinstance(level, InvalidLevel):
+            raise level.error
+    return levels
+
+
+def _grid_levels_each(text: str, source: str, legend: dict[str, int], wall: str,
+                      name: str) -> list["Level | InvalidLevel"]:
+    """Every board of a grid text built on its own (see :func:`parse_levels_each`)."""
     blocks = _grid_blocks(text, source, legend, wall, name)
     if not blocks:
         raise PuzzleFormatError(f"no {name} level found", source=source)
-    return [_grid_level(b, legend, source) for b in blocks]
+    levels: list[Level | InvalidLevel] = []
+    for block in blocks:
+        try:
+            levels.append(_grid_level(block, legend, source))
+        except PuzzleFormatError as exc:
+            levels.append(InvalidLevel(block.title, exc))
+    return levels
 
 
 def _lines(text: str) -> list[str]:
@@ -452,6 +468,31 @@ def parse_levels(text: str, source: str = "<string>",
         raise ValueError(f"unknown level format {fmt!r}; use one of "
                          f"{', '.join(FORMATS)}")
     return _PARSERS[fmt](text, source)
+
+
+class InvalidLevel(NamedTuple):
+    """A level of a collection that breaks a rule of the model (more boxes
+    than the limit, no player, an open border ...): its title, if any, and
+    the error naming its line and the problem."""
+
+    title: str | None
+    error: PuzzleFormatError
+
+
+def parse_levels_each(text: str, source: str = "<string>",
+                      fmt: str | None = None) -> list[Level | InvalidLevel]:
+    """Every level of a collection, each built and checked on its own, so
+    that one bad level does not hide the others: a level that breaks a rule
+    of the model comes back as an :class:`InvalidLevel` in its place.
+
+    Errors of the text itself (a character outside the legend in a board
+    row, no level at all) still raise :class:`PuzzleFormatError`, and so
+    does any error in a Push!! file (its maps are read as one stream).
+    """
+    fmt = detect_format(text) if fmt is None else fmt
+    if fmt in _GRID_FORMATS:
+        return _grid_levels_each(text, source, *_GRID_FORMATS[fmt])
+    return list(parse_levels(text, source, fmt))
 
 
 def load_levels(path: str | Path, fmt: str | None = None) -> list[Level]:

@@ -143,3 +143,15 @@ def stranded_kernel(puzzle, boxes, player: int) -> bool:
     cells, occ, work = _goal_test_arrays(puzzle, boxes)
     return bool(stranded_goal_deadlock(cells, len(cells), player, occ, p.inside, p.goal,
                                        p.goal_cells, p.dead, p.deltas, *work))
+
+
+def many_boxes_text(n: int) -> str:
+    """An XSB level of ``n`` boxes and ``n`` goals (rows of 40 interior
+    cells: the player, the boxes, then the goals), to test the box limit."""
+    cells = "@" + "$" * n + "." * n
+    width = 40
+    rows = ["#" * (width + 2)]
+    for start in range(0, len(cells), width):
+        rows.append("#" + cells[start:start + width].ljust(width) + "#")
+    rows.append("#" * (width + 2))
+    return "\n".join(rows) + "\n"

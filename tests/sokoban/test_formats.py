@@ -11,10 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdbsearch.errors import PuzzleFormatError
-from pdbsearch.sokoban import (MAX_BOXES, MAX_SIDE, Level, detect_format,
+from pdbsearch.sokoban import (MAX_BOXES, MAX_SIDE, InvalidLevel, Level, detect_format,
                                format_xsb, format_xsb_collection, load_levels,
-                               parse_levels, parse_push, parse_seed002,
+                               parse_levels, parse_levels_each, parse_push, parse_seed002,
                                parse_xsb_collection, select_level)
+
+from .helpers import many_boxes_text
 
 LEVELS = Path(__file__).resolve().parents[2] / "puzzles"
 SOKOBAN = LEVELS / "sokoban"
@@ -179,19 +181,8 @@ def test_size_limit_is_inclusive():
     assert (level.width, level.height) == (MAX_SIDE, MAX_SIDE)
 
 
-def _many_boxes(n: int) -> str:
-    # Rows of 40 interior cells: the first rows hold n boxes, then n goals.
-    cells = "@" + "$" * n + "." * n
-    width = 40
-    rows = ["#" * (width + 2)]
-    for start in range(0, len(cells), width):
-        rows.append("#" + cells[start:start + width].ljust(width) + "#")
-    rows.append("#" * (width + 2))
-    return "\n".join(rows) + "\n"
-
-
 def test_box_limit_is_inclusive():
-    level = parse_xsb_collection(_many_boxes(MAX_BOXES))[0]
+    level = parse_xsb_collection(many_boxes_text(MAX_BOXES))[0]
     assert len(level.boxes) == MAX_BOXES
 
 
@@ -219,13 +210,43 @@ def test_box_limit_is_inclusive():
                  f"limit is {MAX_SIDE} x {MAX_SIDE}", id="too-wide"),
     pytest.param(_big_level(5, MAX_SIDE + 1), 1, None,
                  f"limit is {MAX_SIDE} x {MAX_SIDE}", id="too-high"),
-    pytest.param(_many_boxes(MAX_BOXES + 1), 1, None,
+    pytest.param(many_boxes_text(MAX_BOXES + 1), 1, None,
                  f"limit is {MAX_BOXES}", id="too-many-boxes"),
 ])
 def test_xsb_errors(text, line, column, message):
     err = parse_error(text)
     assert message in err.message
     assert (err.line, err.column) == (line, column)
+
+
+_GOOD = "#####\n#@$.#\n#####\n"
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("#####\n#$. #\n#####\n", "no player"),
+    ("######\n#@$.@#\n#.$  #\n######\n", "2 players"),
+    ("#####\n#@$.\n#####\n", "walk out"),
+    (_big_level(MAX_SIDE + 1, 5), f"limit is {MAX_SIDE} x {MAX_SIDE}"),
+    (many_boxes_text(MAX_BOXES + 1), f"limit is {MAX_BOXES}"),
+])
+def test_each_level_on_its_own(bad, message):
+    """``levels`` reads a collection level by level: a level that breaks a
+    rule of the model stands in its place with the error the whole parse
+    raises, and the levels around it are read."""
+    text = "\n".join([_GOOD, "; Title: bad one", bad, _GOOD])
+    first, invalid, last = parse_levels_each(text, "set.xsb")
+    assert first == last == parse_xsb_collection(_GOOD)[0]
+    assert isinstance(invalid, InvalidLevel) and invalid.title == "bad one"
+    assert message in invalid.error.message and invalid.error.line >= 5
+    with pytest.raises(PuzzleFormatError) as whole:
+        parse_xsb_collection(text, "set.xsb")
+    assert str(whole.value) == str(invalid.error)
+
+
+def test_each_level_still_refuses_a_bad_text():
+    """A character outside the legend is an error of the text: no level is read."""
+    with pytest.raises(PuzzleFormatError, match="unknown character 'x'"):
+        parse_levels_each(_GOOD + "\n#####\n#@$x.#\n#####\n")
 
 
 def test_error_text_has_position():

@@ -9,10 +9,10 @@ import pytest
 
 from pdbsearch.cli import main
 from pdbsearch.search.result import SearchResult, Status
-from pdbsearch.sokoban import check_solution, load_levels
+from pdbsearch.sokoban import MAX_BOXES, check_solution, load_levels
 from pdbsearch.testing.sokoban import bfs_min_pushes
 
-from .helpers import MICROBAN, PUSH
+from .helpers import MICROBAN, PUSH, many_boxes_text
 
 UNSOLVABLE_PUSH = """\
 3 3
@@ -166,6 +166,34 @@ def test_levels_command_writes_json_and_csv(capsys, tmp_path):
     rows = list(csv.DictReader(out_csv.open()))
     assert [r["pushes"] for r in rows] == ["2", "", "1"]
     assert "level" in err   # the progress bar counts levels on stderr
+
+
+def test_levels_reports_an_invalid_level_and_solves_the_others(capsys, tmp_path):
+    # Sasquatch VI and VII end with a level of more boxes than the limit:
+    # the other 49 must still be solved.
+    blocks = SMALL_COLLECTION.split("\n\n")
+    path = tmp_path / "set.xsb"
+    path.write_text("\n\n".join([blocks[0], "; Title: Crowded\n" + many_boxes_text(MAX_BOXES + 1),
+                                 blocks[2]]))
+    out_json = tmp_path / "run.json"
+    code, out, err = run(capsys, "levels", str(path), "--time-limit", "20",
+                         "--json", str(out_json), "--no-progress")
+    assert code == 2   # bad input, after running what could be run
+    data = json.loads(out_json.read_text())
+    assert [lv["status"] for lv in data["levels"]] == ["solved", "invalid", "solved"]
+    crowded = data["levels"][1]
+    line = path.read_text().splitlines().index("; Title: Crowded") + 2
+    assert crowded["title"] == "Crowded"
+    assert crowded["error"] == (f"{path}:{line}: the level has {MAX_BOXES + 1} boxes; "
+                                f"the limit is {MAX_BOXES}")
+    assert data["summary"]["invalid"] == 1 and data["summary"]["unfinished"] == 0
+    assert "invalid 1" in out and f"level 2 not run: {crowded['error']}" in err
+    # A resumed run keeps the solved levels and reports the invalid one again.
+    code, out, err = run(capsys, "levels", str(path), "--time-limit", "20",
+                         "--resume", str(out_json), "--no-progress")
+    assert code == 2 and "2 of 2 levels already finished" in err
+    assert [lv["status"] for lv in json.loads(out_json.read_text())["levels"]] == \
+        ["solved", "invalid", "solved"]
 
 
 def test_levels_pattern_options_reach_every_level(capsys, tmp_path):
