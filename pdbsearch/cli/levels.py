@@ -134,10 +134,10 @@ def run(args: argparse.Namespace) -> int:
     reports = LiveReports(sorted({**first, **invalid}.values(), key=lambda r: r.number),
                           args.json or args.resume, args.csv, file=str(args.file), format=fmt,
                           options=options.describe(), jobs=args.jobs, dask=args.dask)
-    solved, interrupted = run_levels(levels, options, jobs=args.jobs, numbers=numbers,
-                                     progress=not args.no_progress, on_record=reports.add,
-                                     dask=args.dask, done=done)
-    records = sorted([*solved, *invalid.values()], key=lambda r: r.number)
+    ran, interrupted = run_levels(levels, options, jobs=args.jobs, numbers=numbers,
+                                  progress=not args.no_progress, on_record=reports.add,
+                                  dask=args.dask, done=done)
+    records = sorted([*ran, *invalid.values()], key=lambda r: r.number)
     reports.close(records, interrupted)
     print(summary_table(records))
     for record in invalid.values():
@@ -145,9 +145,11 @@ def run(args: argparse.Namespace) -> int:
     if interrupted:
         print("interrupted: the levels above that finished are kept", file=sys.stderr)
     t = totals(records)
+    if interrupted:
+        return EXIT_LIMIT
     if invalid:
         return EXIT_BAD_INPUT
-    if t["unfinished"] or interrupted:
+    if t["unfinished"]:
         return EXIT_LIMIT
     return EXIT_UNSOLVABLE if t["unsolvable"] else EXIT_OK
 
