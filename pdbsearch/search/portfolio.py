@@ -89,14 +89,22 @@ class PortfolioSearch:
         """Lane 0 for the members that share state; each detachable member
         its own lane while threads last (in the members' order), then the
         helper lanes in turn (so two FESS engines on two threads share the
-        second, and the first keeps its members' whole time)."""
+        second, and the first keeps its members' whole time).  When every
+        member can detach, the first stays in lane 0: the caller's thread
+        would otherwise only wait, and a core stand idle."""
         lanes: list[list[Member]] = [[]]
-        extra = 0
+        apart: list[Member] = []
         for m in self.members:
             detach = getattr(m.engine, "detach", None)
             if threads == 1 or detach is None or not detach():
                 lanes[0].append(m)
-            elif len(lanes) < threads:
+            else:
+                apart.append(m)
+        if not lanes[0] and apart:
+            lanes[0].append(apart.pop(0))
+        extra = 0
+        for m in apart:
+            if len(lanes) < threads:
                 m.lane = len(lanes)
                 lanes.append([m])
             else:

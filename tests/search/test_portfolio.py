@@ -157,10 +157,31 @@ def test_when_every_member_stalls_the_portfolio_stalls(threads):
 
 
 def test_only_helpers_left_the_caller_waits_and_still_returns():
-    apart = FakeEngine(300, detachable=True)
-    p = portfolio([apart], threads=2)
-    assert p.lanes[0] == []
+    # The caller's lane empties (its member stalls): it waits on the helper.
+    shared = FakeEngine(1, code=STALLED)
+    apart = FakeEngine(300, detachable=True, wait_for=shared.ran)
+    p = portfolio([shared, apart], threads=2)
+    assert [m.lane for m in p.members] == [0, 1]
     assert run_until_end(p) == SOLVED and p.winner.engine is apart
+    assert p.members[0].stalled
+
+
+@pytest.mark.parametrize("threads, want", [(2, [0, 1, 1]), (3, [0, 1, 2]), (4, [0, 1, 2])])
+def test_when_every_member_detaches_the_callers_thread_runs_one(threads, want):
+    # (--members with FESS engines only): no core waits idle.
+    engines = [FakeEngine(None, detachable=True) for _ in range(3)]
+    p = portfolio(engines, threads=threads)
+    assert [m.lane for m in p.members] == want
+    deadline = time.monotonic() + 10
+    try:
+        while not all(e.ran.is_set() for e in engines) and time.monotonic() < deadline:
+            assert p.run(64) == RUNNING
+    finally:
+        p.stop()
+    assert engines[0].threads == {threading.get_ident()}
+    assert all(threading.get_ident() not in e.threads for e in engines[1:])
+    one = portfolio([FakeEngine(300, detachable=True)], threads=2)
+    assert len(one.lanes) == 1 and run_until_end(one) == SOLVED
 
 
 def test_a_helpers_exception_is_raised_in_the_callers_thread():
