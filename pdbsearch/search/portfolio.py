@@ -22,7 +22,10 @@ members beyond the threads join the helper lanes in turn, and take
 turns there by their shares.  The engines'
 kernels release the GIL, so the lanes run side by side; shares then hold
 within a lane, and a member's seconds are the CPU seconds of the thread
-that ran it.  The first lane to solve or exhaust stops the others;
+that ran it.  When the caller's lane has no member left (each retired,
+say past the memory limit), it takes one over from the helper lane that
+has the most, so that no core stands idle while members take turns
+elsewhere.  The first lane to solve or exhaust stops the others;
 :meth:`stop` (which the driver calls however the search ends) joins them.
 """
 
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -54,6 +57,8 @@ class Member:
     retired: bool = False
     stalled: bool = False         #: retired for having no move left (an incomplete engine)
     lane: int = 0                 #: 0: the caller's thread; i > 0: helper thread i
+    #: Held while a chunk runs: a member moved to another lane never runs in two at once.
+    running: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
 
 class PortfolioSearch:
@@ -120,9 +125,17 @@ class PortfolioSearch:
             return None
         return min(active, key=lambda m: m.seconds / m.share)
 
-    def _chunk(self, member: Member, budget: int) -> int:
-        """One chunk of ``member``: SOLVED, EXHAUSTED or RUNNING (a request
-        for room is served here, or retires the member)."""
+    def _chunk(self, member: Member, budget: int, lane: int) -> int:
+        """One chunk of ``member`` in lane ``lane``: SOLVED, EXHAUSTED or
+        RUNNING (a request for room is served here, or retires the member;
+        a member moved to another lane meanwhile runs nothing here)."""
+        with member.running:
+            if member.lane != lane:
+                return RUNNING
+            return self._run_chunk(member, budget)
+
+    def _run_chunk(self, member: Member, budget: int) -> int:
+        """:meth:`_chunk`'s work, with the member held."""
         t0 = time.perf_counter()
         c0 = time.thread_time()
         code = member.engine.run(budget)
@@ -157,14 +170,33 @@ class PortfolioSearch:
         self._stop.set()
         self._wake.set()
 
-    def _lane_loop(self, lane: list[Member]) -> None:
-        """A helper thread: its lane's chunks until the search ends."""
+    def _take_over(self) -> Member | None:
+        """The caller's lane has no member left (each retired): move to it
+        an active member of the helper lane with the most, if that lane
+        keeps one, so that the caller's core does not stand idle.  Waits
+        for the member's chunk in progress to end."""
+        with self._lock:
+            busiest = max(self.lanes[1:], key=lambda lane: sum(not m.retired for m in lane),
+                          default=[])
+            active = [m for m in busiest if not m.retired]
+            if len(active) < 2:
+                return None
+            member = max(active, key=lambda m: m.seconds / m.share)  # the furthest ahead
+        with member.running:
+            busiest.remove(member)
+            member.lane = 0
+            self.lanes[0].append(member)
+        return member
+
+    def _lane_loop(self, index: int) -> None:
+        """A helper thread: the chunks of lane ``index`` until the search ends."""
+        lane = self.lanes[index]
         try:
             while not self._stop.is_set():
                 member = self._pick(lane)
                 if member is None:
                     break
-                code = self._chunk(member, member.budget)
+                code = self._chunk(member, member.budget, index)
                 if code in (SOLVED, EXHAUSTED):
                     self._finish_with(code, member)
         except BaseException as exc:  # noqa: BLE001 -- re-raised in the caller's thread
@@ -174,8 +206,8 @@ class PortfolioSearch:
 
     def _start_helpers(self) -> None:
         self._started = True
-        for i, lane in enumerate(self.lanes[1:], start=1):
-            t = threading.Thread(target=self._lane_loop, args=(lane,), daemon=True,
+        for i in range(1, len(self.lanes)):
+            t = threading.Thread(target=self._lane_loop, args=(i,), daemon=True,
                                  name=f"{self.name}-lane-{i}")
             self._helpers.append(t)
             t.start()
@@ -200,7 +232,7 @@ class PortfolioSearch:
         code = self._ended()
         if code is not None:
             return code
-        member = self._pick(self.lanes[0])
+        member = self._pick(self.lanes[0]) or self._take_over()
         if member is None:
             if any(t.is_alive() for t in self._helpers):
                 # Only helpers left: wait a chunk, so limits are still checked.
@@ -215,7 +247,7 @@ class PortfolioSearch:
             return GROW_NODES
         if budget <= 0:
             return RUNNING
-        code = self._chunk(member, min(budget, member.budget))
+        code = self._chunk(member, min(budget, member.budget), 0)
         self._sum_stats(member)
         if code in (SOLVED, EXHAUSTED):
             self._finish_with(code, member)

@@ -166,6 +166,38 @@ def test_only_helpers_left_the_caller_waits_and_still_returns():
     assert p.members[0].stalled
 
 
+def test_the_callers_lane_left_empty_takes_over_a_helpers_member():
+    # Its member stalls; the helper lane has two: one moves to the caller's
+    # thread (the one furthest ahead of its share), and each runs in one thread only.
+    shared = FakeEngine(1, code=STALLED)
+    a = FakeEngine(None, detachable=True, wait_for=shared.ran)
+    b = FakeEngine(None, detachable=True, wait_for=shared.ran)
+    p = portfolio([shared, a, b], threads=2)
+    assert [m.lane for m in p.members] == [0, 1, 1]
+    deadline = time.monotonic() + 10
+    try:
+        while len(p.lanes[0]) < 2 and time.monotonic() < deadline:
+            assert p.run(64) == RUNNING
+        moved = p.lanes[0][1]
+        before = moved.engine.stats[EXPANDED]
+        for _ in range(50):
+            assert p.run(64) == RUNNING
+    finally:
+        p.stop()
+    assert moved.lane == 0 and p.lanes[1] == [m for m in p.members[1:] if m is not moved]
+    assert moved.engine.stats[EXPANDED] >= before + 50
+    assert threading.get_ident() in moved.engine.threads
+    stayed = p.lanes[1][0].engine
+    assert threading.get_ident() not in stayed.threads and len(stayed.threads) == 1
+
+
+def test_a_lane_of_one_member_is_not_taken_over():
+    shared = FakeEngine(1, code=STALLED)
+    apart = FakeEngine(200, detachable=True, wait_for=shared.ran)
+    p = portfolio([shared, apart], threads=2)
+    assert run_until_end(p) == SOLVED and apart.threads.isdisjoint({threading.get_ident()})
+
+
 @pytest.mark.parametrize("threads, want", [(2, [0, 1, 1]), (3, [0, 1, 2]), (4, [0, 1, 2])])
 def test_when_every_member_detaches_the_callers_thread_runs_one(threads, want):
     # (--members with FESS engines only): no core waits idle.
