@@ -72,6 +72,17 @@ def run_until_end(portfolio: PortfolioSearch, rounds: int = 100_000) -> int:
         portfolio.stop()
 
 
+def run_until_each_ran(portfolio: PortfolioSearch, engines, seconds: float = 10) -> None:
+    """Drive the portfolio until every engine has run a chunk (or
+    ``seconds`` pass); stop it."""
+    deadline = time.monotonic() + seconds
+    try:
+        while not all(e.ran.is_set() for e in engines) and time.monotonic() < deadline:
+            assert portfolio.run(64) == RUNNING
+    finally:
+        portfolio.stop()
+
+
 def portfolio(engines, threads: int, memory: int = 1 << 40) -> PortfolioSearch:
     members = [Member(f"m{i}", e, 1.0 / len(engines)) for i, e in enumerate(engines)]
     return PortfolioSearch(None, members, memory, "test", threads=threads)
@@ -109,12 +120,7 @@ def test_detachable_members_beyond_the_threads_share_the_helper_lanes(threads, w
     p = portfolio(engines, threads=threads)
     assert [m.lane for m in p.members] == want
     assert len(p.lanes) == threads
-    deadline = time.monotonic() + 10
-    try:
-        while not all(e.ran.is_set() for e in engines) and time.monotonic() < deadline:
-            assert p.run(64) == RUNNING
-    finally:
-        p.stop()
+    run_until_each_ran(p, engines)
     # a lane is one helper thread, and its members take turns in it
     for lane in p.lanes[1:]:
         ran = [m.engine.threads for m in lane]
@@ -204,12 +210,7 @@ def test_when_every_member_detaches_the_callers_thread_runs_one(threads, want):
     engines = [FakeEngine(None, detachable=True) for _ in range(3)]
     p = portfolio(engines, threads=threads)
     assert [m.lane for m in p.members] == want
-    deadline = time.monotonic() + 10
-    try:
-        while not all(e.ran.is_set() for e in engines) and time.monotonic() < deadline:
-            assert p.run(64) == RUNNING
-    finally:
-        p.stop()
+    run_until_each_ran(p, engines)
     assert engines[0].threads == {threading.get_ident()}
     assert all(threading.get_ident() not in e.threads for e in engines[1:])
     one = portfolio([FakeEngine(300, detachable=True)], threads=2)
