@@ -14,11 +14,10 @@ from .errors import OutputFileError, PuzzleFormatError
 
 
 def read_text(path: str | Path) -> str:
-    """The text of a puzzle file (UTF-8; undecodable bytes become U+FFFD,
-    which the parsers then name); a missing or unreadable file is a
-    :class:`PuzzleFormatError` naming it."""
+    """The text of a puzzle file (see :func:`decode_text`); a missing or
+    unreadable file is a :class:`PuzzleFormatError` naming it."""
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
+        return decode_text(Path(path).read_bytes())
     except FileNotFoundError:
         raise PuzzleFormatError("no such file", str(path)) from None
     except IsADirectoryError:
@@ -26,6 +25,19 @@ def read_text(path: str | Path) -> str:
     except OSError as exc:
         raise PuzzleFormatError(f"cannot read the file: {exc.strerror or exc}",
                                 str(path)) from None
+
+
+def decode_text(data: bytes) -> str:
+    """The text of a puzzle file's bytes: UTF-8 (a leading byte-order mark
+    dropped), else Windows-1252, the encoding of many older level
+    collections, so that their titles and authors read right.  Bytes
+    Windows-1252 does not define become U+FFFD; in a board, that character
+    or any other outside the legend is an error the parsers name with its
+    line and column."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
 
 
 #: A temporary file of ours: ``.NAME.HOST-PID.RANDOM.tmp``.

@@ -26,6 +26,7 @@ import string
 from pathlib import Path
 
 from ..errors import PdbsearchError, PuzzleFormatError, quote
+from ..io import read_text
 from .model import MAX_SIDE, SHAPE_BY_SIZE, Board, Piece, Shape
 
 PIECE_CHARS = string.ascii_uppercase + string.ascii_lowercase + string.digits + "@$%&*+=?!<>^~"
@@ -209,12 +210,6 @@ def format_board(board: Board) -> str:
 
 
 def load_board(path: str | Path) -> Board:
-    """Read a board file; a missing or unreadable file is a PuzzleFormatError."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PuzzleFormatError("no such file", str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PuzzleFormatError(f"cannot read the file: {exc}", str(path)) from None
-    return parse_board(text, str(path))
+    """Read a board file (:func:`pdbsearch.io.read_text`); a missing or
+    unreadable file is a PuzzleFormatError."""
+    return parse_board(read_text(path), str(path))

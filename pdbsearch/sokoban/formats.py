@@ -30,6 +30,7 @@ from typing import Iterable, NamedTuple, Sequence
 import numpy as np
 
 from pdbsearch.errors import PuzzleFormatError, quote
+from pdbsearch.io import decode_text
 from pdbsearch.sokoban.model import MAX_SIDE, Level
 
 # Bit flags of what a character puts on its cell.
@@ -498,13 +499,12 @@ def parse_levels_each(text: str, source: str = "<string>",
 def load_levels(path: str | Path, fmt: str | None = None) -> list[Level]:
     """Read every level of a file (format detected unless ``fmt`` is given).
 
-    The file is read as UTF-8; undecodable bytes become U+FFFD and are then
-    reported as unknown characters with their position.  A missing file
-    raises the usual :class:`OSError`.
+    The bytes are read as :func:`pdbsearch.io.decode_text` says (UTF-8,
+    else Windows-1252); a character outside the legend is reported with
+    its position.  A missing file raises the usual :class:`OSError`.
     """
     path = Path(path)
-    text = path.read_text(encoding="utf-8", errors="replace")
-    return parse_levels(text, str(path), fmt)
+    return parse_levels(decode_text(path.read_bytes()), str(path), fmt)
 
 
 def select_level(levels: Sequence[Level], spec: int | str,

@@ -65,3 +65,14 @@ def test_malformed_files_are_refused_clearly(name):
 def test_exit_bottom_shortcut():
     board = parse_board(CLASSIC_TEXT.replace("exit: 1 3", "exit: bottom"))
     assert board.exit == (1, 3)
+
+
+def test_board_files_are_read_like_every_puzzle_file(tmp_path):
+    """``load_board`` reads through the one reader (:func:`pdbsearch.io.read_text`):
+    a Windows-1252 comment reads right, a missing file is named."""
+    from pdbsearch.hakoiri import load_board
+    path = tmp_path / "board.txt"
+    path.write_bytes(("# Café\n" + CLASSIC_TEXT).encode("cp1252"))
+    assert load_board(path).comments[0] == "Café"
+    with pytest.raises(PuzzleFormatError, match="no such file"):
+        load_board(tmp_path / "missing.txt")

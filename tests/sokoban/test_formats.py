@@ -559,3 +559,31 @@ def test_load_levels_detects_and_names_the_file(tmp_path):
         str(bad), 2, 4)
     with pytest.raises(ValueError, match="unknown level format"):
         parse_levels("#####", fmt="sok")
+
+
+# -- encodings --------------------------------------------------------------------
+
+#: A level whose title is Windows-1252 (``é``, and ``’``, a byte Latin-1
+#: leaves as a control character), as many older collections are.
+WINDOWS_1252 = "Title: Café’s\n#####\n#@$.#\n#####\n".encode("cp1252")
+
+
+@pytest.mark.parametrize("data, title", [
+    (WINDOWS_1252, "Café’s"),
+    ("Title: Café’s\n#####\n#@$.#\n#####\n".encode("utf-8"), "Café’s"),
+    (b"\xef\xbb\xbf; Title: With a mark\n#####\n#@$.#\n#####\n", "With a mark"),
+])
+def test_files_in_utf8_or_windows_1252_read_right(tmp_path, data, title):
+    from pdbsearch.api import load
+    path = tmp_path / "level.xsb"
+    path.write_bytes(data)
+    assert load_levels(path)[0].title == title
+    assert load(path).level.title == title       # the command line's reader
+
+
+def test_a_byte_windows_1252_does_not_define_is_named_in_a_board(tmp_path):
+    bad = tmp_path / "bad.xsb"
+    bad.write_bytes(b"#####\n#@$\x81.#\n#####\n")    # 0x81: undefined in cp1252
+    with pytest.raises(PuzzleFormatError) as info:
+        load_levels(bad)
+    assert (info.value.line, info.value.column) == (2, 4)
