@@ -132,6 +132,25 @@ def packed_count(order, naive, occ, on_goals):
 
 
 @nb.njit(cache=True, inline="always")
+def packed_by_area(split, area_end, naive, occ, on_goals):
+    """Boxes packed, area by area: the sum over the goal areas of the
+    longest prefix of each area's part of the plan that holds boxes (the
+    ``on_goals`` count when the plan is ``naive``)."""
+    if naive != 0:
+        return on_goals
+    total = 0
+    start = 0
+    for a in range(area_end.shape[0]):
+        end = area_end[a]
+        k = start
+        while k < end and occ[split[k]] != 0:
+            k += 1
+        total += k - start
+        start = end
+    return total
+
+
+@nb.njit(cache=True, inline="always")
 def out_of_plan(zone, packed, boxes, n, moved_from, moved_to):
     """Boxes inside the OOP zone of step ``packed`` (``zone[step, cell]``),
     with the box of ``moved_from`` standing on ``moved_to`` instead (pass

@@ -11,7 +11,8 @@
   push, off their goals or walling in an empty goal).  In a goal room
   (:mod:`.goalrooms`) a box coming in goes straight to the next goal of
   the room's packing order (the goal-room macro).
-* **Features** (:mod:`.features`): unpacked boxes, player regions,
+* **Features** (:mod:`.features`): unpacked boxes (by the plan's
+  order, whole or goal area by goal area, :mod:`.plan`), player regions,
   obstructed room links (:mod:`.rooms`), out-of-plan boxes, which name the
   cell, and hotspots (:mod:`.hotspots`), which only rank, and whose
   feature advisor is Festival's hotspot advisor.
@@ -51,7 +52,7 @@ from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, p
                        pushable_sides, pushable_sides_after, walk_distances)
 from .features import (CONNECTIVITY, HOTSPOTS, N_CELL_FEATURES, N_FEATURES, OUT_OF_PLAN, ROOMS,
                        UNPACKED, FeatureWork, components, components_freeing, feature_work,
-                       out_of_plan, pack_rank, packed_count)
+                       out_of_plan, pack_rank, packed_by_area, packed_count)
 from .hotspots import (HotspotBuilder, HotspotTables, child_hotspots, hotspot_tables,
                        position_hotspots)
 from .kernels import (AREA, FROZEN, LABEL, SokobanParams, decode_boxes, in_perimeter,
@@ -60,7 +61,7 @@ from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
 from .goalrooms import GoalRoomTables, goal_room_tables, goal_rooms, room_allows, room_targets
 from .macros import MacroWork, box_macros, macro_path, macro_work, prepare_splits, split_at
 from .packing import PackingSearch, oop_zones
-from .plan import PlanParams, naive_plan
+from .plan import PlanParams, goal_areas, naive_plan, split_by_area
 from .probe import (HITS, KEPT, PROBES, PROVED, REACHED, SPENT, ProbeWork, known_dead,
                     probe_dead, probe_work)
 from .rooms import RoomTables, obstructed_after_move, obstructed_links, room_tables
@@ -223,6 +224,9 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     conn = components(region, p.inside, occ, p.deltas, fp.fw)
     packed = packed_count(plan.order, plan.naive, occ, on_goals)
     oop = out_of_plan(plan.zone, packed, boxes, n, -1, -1)
+    # The packed feature counts each goal area's part of the plan apart
+    # (the global prefix above still names the OOP step and the next goal).
+    apacked = packed_by_area(plan.split, plan.area_end, plan.naive, occ, on_goals)
     rooms = obstructed_links(fp.rooms, boxes, n)
     room_targets(fp.goal_rooms, boxes, n, occ)
     hot = position_hotspots(fp.hot, p.player_index, boxes, n)
@@ -230,8 +234,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
         dist = heuristic(fp.rank_base, key)
         if dist >= DEAD:
             dist = 1 << 30
-    self_info[0] = pack_rank(n - packed, conn, rooms, oop, hot, dist)
-    self_info[1 + UNPACKED] = n - packed
+    self_info[0] = pack_rank(n - apacked, conn, rooms, oop, hot, dist)
+    self_info[1 + UNPACKED] = n - apacked
     self_info[1 + CONNECTIVITY] = conn
     self_info[1 + ROOMS] = rooms
     self_info[1 + OUT_OF_PLAN] = oop
@@ -296,6 +300,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 c_goals = on_goals - p.goal[s] + p.goal[c]
                 c_packed = packed_count(plan.order, plan.naive, occ, c_goals)
                 c_oop = out_of_plan(plan.zone, c_packed, boxes, n, s, c)
+                c_apacked = packed_by_area(plan.split, plan.area_end, plan.naive, occ, c_goals)
                 c_dist = dist - _distance(p, s) + _distance(p, c)
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
@@ -317,13 +322,13 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 out_cost[m] = mw.depth[st]
                 c_rooms = obstructed_after_move(fp.rooms, rooms, s, c)
                 c_hot = child_hotspots(fp.hot, p.player_index, boxes, n, s, c)
-                out_feat[m, UNPACKED] = n - c_packed
+                out_feat[m, UNPACKED] = n - c_apacked
                 out_feat[m, CONNECTIVITY] = c_conn
                 out_feat[m, ROOMS] = c_rooms
                 out_feat[m, OUT_OF_PLAN] = c_oop
                 out_feat[m, HOTSPOTS] = c_hot
                 out_feat[m, N_FEATURES] = min(c_dist, 1 << 30)
-                out_rank[m] = pack_rank(n - c_packed, c_conn, c_rooms, c_oop, c_hot, c_dist)
+                out_rank[m] = pack_rank(n - c_apacked, c_conn, c_rooms, c_oop, c_hot, c_dist)
                 # A perimeter position (:mod:`.perimeter`) is as good as solved.
                 out_flags[m] = GOAL_CHILD if c_goals == n or in_perimeter(p, out_keys[m]) else 0
                 if adv.on != 0:
@@ -345,7 +350,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
         occ[boxes[i]] = 0
     if adv.on != 0 and m > 0:
         nxt = packed if plan.naive == 0 and packed < n else -1
-        advise(adv, p.player_index, m, out_feat, out_rank, out_flags, n - packed, conn, oop,
+        advise(adv, p.player_index, m, out_feat, out_rank, out_flags, n - apacked, conn, oop,
                packed, nxt, ADVISED)
     return m
 
@@ -369,6 +374,10 @@ class SokobanFessDomain(FessDomain):
     ``h_rank``: the lower bound breaks ties between equal features (else
     the distances to the nearest goals); ``block_goal_starts``: the
     packing plan's reading of start squares on goals (:mod:`.packing`);
+    ``by_goal_area``: the packed feature counts each goal area's part of
+    the plan apart (:mod:`.plan`), so that an area filled in its order
+    counts while another waits, whatever order the pull game interleaved
+    them in;
     the ``use_*`` switches turn a part off (the plan, room links,
     hotspots, stuck patterns, dead-end probes, the goal-room macro).
     """
@@ -379,10 +388,11 @@ class SokobanFessDomain(FessDomain):
     def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True,
                  use_rooms: bool = True, use_hotspots: bool = True, use_stuck: bool = True,
                  use_probes: bool = True, block_goal_starts: bool = False,
-                 use_goal_rooms: bool = True):
+                 use_goal_rooms: bool = True, by_goal_area: bool = False):
         puzzle.check_algorithm("fess-only")
         self.puzzle = puzzle
         self.limits = limits
+        self.by_goal_area = by_goal_area
         level = puzzle.level
         n_grid = level.width * level.height
         base = puzzle.params
@@ -480,7 +490,10 @@ class SokobanFessDomain(FessDomain):
                 oop_dist = np.zeros(zone.shape, np.int32)
                 push_distances(p.inside, p.deltas, zone, oop_dist)
                 adv = adv._replace(walk=walk, oop_dist=oop_dist)
-            self.params = self.params._replace(plan=PlanParams(0, order, zone), adv=adv)
+            area_of = goal_areas(order, p.deltas) if self.by_goal_area else {}
+            split, area_end = split_by_area(order, area_of)
+            self.params = self.params._replace(plan=PlanParams(0, order, zone, split, area_end),
+                                               adv=adv)
             self.plan_info["plan"] = "packing order"
         self._packing = None
 

@@ -3,7 +3,10 @@ the out-of-plan (OOP) zones derived from it (FESS's *packed* and
 *out-of-plan* features, :mod:`.features`).
 
 A plan is a :class:`PlanParams`: ``order`` lists the goal cells, the one to
-fill first first; *packed* is the longest prefix of it that holds boxes.
+fill first first; *packed* is the longest prefix of it that holds boxes,
+or, counted by goal area (:func:`goal_areas`), the sum over the areas of
+the longest prefix of each area's part of the order (``split``,
+``area_end``; one area when the plan is read whole).
 When no order is known the plan is *naive*: packed counts the boxes on
 goals (Festival's ``NAIVE`` scoring).
 """
@@ -24,8 +27,46 @@ class PlanParams(NamedTuple):
     naive: int            #: 1: packed = boxes on goals (``order`` unused)
     order: np.ndarray     #: int32[goals]: goal cells in packing order
     zone: np.ndarray      #: uint8[goals + 1, cell]: OOP zone of each step (1 inside)
+    split: np.ndarray     #: int32[goals]: ``order`` regrouped by goal area, each in plan order
+    area_end: np.ndarray  #: int32[areas]: where each area's run in ``split`` ends
 
 
 def naive_plan(n_goals: int, n_grid: int) -> PlanParams:
     """No order: packed = boxes on goals, no OOP zones."""
-    return PlanParams(1, np.zeros(n_goals, np.int32), np.zeros((n_goals + 1, n_grid), np.uint8))
+    return PlanParams(1, np.zeros(n_goals, np.int32), np.zeros((n_goals + 1, n_grid), np.uint8),
+                      np.zeros(n_goals, np.int32), np.full(1, n_goals, np.int32))
+
+
+def goal_areas(goals, deltas) -> dict[int, int]:
+    """Each goal's *goal area*: the goals joined through side-adjacent
+    goals (``deltas``: the grid's four steps), numbered from 0."""
+    goals = [int(g) for g in goals]
+    members = set(goals)
+    area: dict[int, int] = {}
+    count = 0
+    for g in goals:
+        if g in area:
+            continue
+        k = area[g] = count
+        count += 1
+        todo = [g]
+        while todo:
+            x = todo.pop()
+            for d in deltas:
+                y = x + int(d)
+                if y in members and y not in area:
+                    area[y] = k
+                    todo.append(y)
+    return area
+
+
+def split_by_area(order, area_of: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """``order`` regrouped by area (``area_of[goal]``; a goal it does not
+    name is in area 0), each area's goals in their plan order, and the end
+    of each area's run in the result."""
+    runs: dict[int, list[int]] = {}
+    for g in order:
+        runs.setdefault(area_of.get(int(g), 0), []).append(int(g))
+    split = [g for run in runs.values() for g in run]
+    ends = np.cumsum([len(run) for run in runs.values()]).astype(np.int32)
+    return np.array(split, np.int32), ends

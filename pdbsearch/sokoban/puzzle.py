@@ -358,10 +358,12 @@ class SokobanPuzzle(Puzzle):
         first in the portfolio, so that the engines built after it read its
         table), ``fess-nearest``, a second FESS engine whose ranks break
         ties by the distances to the nearest goals rather than by the lower
-        bound, and whose packing plan takes the start squares on goals for
-        blocked once used (:class:`.fess.SokobanFessDomain`, ``h_rank``,
-        ``block_goal_starts``; :mod:`.packing`), without the first's
-        goal-room macros (:mod:`.goalrooms`), and ``fess-backward``,
+        bound, whose packing plan takes the start squares on goals for
+        blocked once used, and whose packed feature counts each goal area
+        apart (:class:`.fess.SokobanFessDomain`, ``h_rank``,
+        ``block_goal_starts``, ``by_goal_area``; :mod:`.packing`,
+        :mod:`.plan`), without the first's goal-room macros
+        (:mod:`.goalrooms`), and ``fess-backward``,
         FESS on the pull game from the solved position to the start
         (:mod:`.pullsolve`)."""
         if name == "perimeter":
@@ -373,7 +375,8 @@ class SokobanPuzzle(Puzzle):
             # engine still has every move.
             return FessSearch(self, limits, SokobanFessDomain(self, limits, h_rank=False,
                                                               block_goal_starts=True,
-                                                              use_goal_rooms=False))
+                                                              use_goal_rooms=False,
+                                                              by_goal_area=True))
         if name == "fess-backward":
             from .pullsolve import PullSolveSearch
             return PullSolveSearch(self, limits)

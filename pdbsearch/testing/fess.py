@@ -259,3 +259,23 @@ def hotspots(level: Level, boxes, dead=frozenset()) -> int:
     free = {x: _goals_reached(level, x, region, None) for x in counted}
     return sum(any(_goals_reached(level, x, region, b) < free[x] for x in counted if x != b)
                for b in counted)
+
+
+def packed_by_goal_area(level: Level, order, boxes) -> int:
+    """The packed feature counted by goal area: goals that touch by a side
+    form one area (flooded here, cell by cell); each area counts the
+    longest prefix of its goals, taken in ``order``, that hold boxes."""
+    goals = set(order)
+    area: dict[int, int] = {}
+    for g in order:
+        if g not in area:
+            area[g] = len({*area.values()})
+            for x in _flood(level, g, goals):
+                area[x] = area[g]
+    total = 0
+    for a in set(area.values()):
+        for g in (g for g in order if area[g] == a):
+            if g not in boxes:
+                break
+            total += 1
+    return total

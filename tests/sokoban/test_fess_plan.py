@@ -174,3 +174,59 @@ def test_the_second_fess_engine_breaks_ties_by_the_nearest_goals():
     assert result.status is Status.SOLVED
     assert result.extra["fess"]["winner"] == "fess-nearest"
     puzzle.check_solution([s.code for s in result.steps])
+
+
+# -- the packed feature, whole or by goal area ------------------------------------
+
+#: Two goal areas of two goals and a lone goal, and boxes for them.
+THREE_AREAS = """\
+############
+#          #
+# ..  .  ..#
+#  $ $@$ $ #
+#  $       #
+#          #
+############
+"""
+
+
+@pytest.mark.parametrize("by_goal_area", [False, True])
+@pytest.mark.parametrize("text", [THREE_AREAS, "microban 95", "microban 105"])
+def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_area):
+    from pdbsearch.search.result import Limits as Limits_
+    from pdbsearch.sokoban.features import UNPACKED
+    from pdbsearch.sokoban.fess import SokobanFessDomain
+    from pdbsearch.testing.fess import packed_by_goal_area
+
+    from .helpers import random_position
+    from .test_fess_macros import fess_children
+
+    level = microban(int(text.split()[1])) if text.startswith("microban") else xsb(text)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    domain = SokobanFessDomain(puzzle, Limits_(), by_goal_area=by_goal_area)
+    while not domain.prepare(0.5):
+        pass
+    assert domain.plan_info["plan"] == "packing order"
+    order = domain.params.plan.order.tolist()
+    assert sorted(order) == sorted(level.goals)
+
+    def packed(boxes):
+        if by_goal_area:
+            return packed_by_goal_area(level, order, boxes)
+        return next((k for k, g in enumerate(order) if g not in boxes), len(order))
+
+    rng = np.random.default_rng(len(text))
+    n = len(level.boxes)
+    for _ in range(25):
+        # Boxes on goals often: the feature is about them.
+        boxes, player = random_position(level, rng, avoid=puzzle.dead_squares)
+        if rng.random() < 0.7:
+            on = rng.permutation(order)[:rng.integers(1, n + 1)].tolist()
+            rest = [b for b in boxes if b not in on][:n - len(on)]
+            boxes = frozenset(on + rest)
+            if player in boxes:
+                player = next(c for c in sorted(level.playable_cells()) if c not in boxes)
+        children, info = fess_children(domain, puzzle.key_of(boxes, player))
+        assert info[1 + UNPACKED] == n - packed(boxes)
+        for (child_boxes, _), (_, _, feat, _) in children.items():
+            assert feat[UNPACKED] == n - packed(child_boxes)
