@@ -225,8 +225,11 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     packed = packed_count(plan.order, plan.naive, occ, on_goals)
     oop = out_of_plan(plan.zone, packed, boxes, n, -1, -1)
     # The packed feature counts each goal area's part of the plan apart
-    # (the global prefix above still names the OOP step and the next goal).
-    apacked = packed_by_area(plan.split, plan.area_end, plan.naive, occ, on_goals)
+    # (the global prefix above still names the OOP step and the next goal);
+    # a plan read whole is one area, whose count is that prefix.
+    whole = plan.area_end.shape[0] == 1
+    apacked = packed if whole else packed_by_area(plan.split, plan.area_end, plan.naive, occ,
+                                                  on_goals)
     rooms = obstructed_links(fp.rooms, boxes, n)
     room_targets(fp.goal_rooms, boxes, n, occ)
     hot = position_hotspots(fp.hot, p.player_index, boxes, n)
@@ -300,7 +303,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 c_goals = on_goals - p.goal[s] + p.goal[c]
                 c_packed = packed_count(plan.order, plan.naive, occ, c_goals)
                 c_oop = out_of_plan(plan.zone, c_packed, boxes, n, s, c)
-                c_apacked = packed_by_area(plan.split, plan.area_end, plan.naive, occ, c_goals)
+                c_apacked = c_packed if whole else packed_by_area(plan.split, plan.area_end,
+                                                                  plan.naive, occ, c_goals)
                 c_dist = dist - _distance(p, s) + _distance(p, c)
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
