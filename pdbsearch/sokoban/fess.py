@@ -18,7 +18,8 @@
   feature advisor is Festival's hotspot advisor.
 * **Stuck patterns** (Festival's): when the engine has spent
   :data:`..search.fess.SUBTREE_CHECK` expansions under a position, the
-  position gets the xy test of :func:`.learning.learn_stuck`; a dead
+  position gets the xy test of :func:`.learning.learn_stuck` (the boxes
+  no xy-free box holds, then each cluster of touching boxes); a dead
   verdict is stored as a pattern in this search's own store (it runs in a
   thread of its own, so it writes nothing the other engines read), which
   the late check then applies to every position, beside the patterns the

@@ -32,7 +32,13 @@ column is taken off, one after the other (what is left is what holds the
 position); the boxes left (fewer than all, at most
 :data:`MAX_STUCK_BOXES`) get the local search in its *xy* form, where a
 position with such a free box has that box's removal as its only
-successor.  A dead verdict is distilled and stored as above.
+successor.  When the boxes left are too many, or not dead, each cluster
+of boxes (as above, up to :data:`MAX_PATTERN_BOXES`, one of them off its
+goal) gets the same xy search alone: on a big level few boxes are xy-free,
+so the first half rarely applies, while a knot of boxes no one can undo
+(four boxes jammed in a corner of the storage area, the goal room half
+filled) is the commonest way a FESS search gets stuck.  A dead verdict is
+distilled and stored as above.
 """
 
 from __future__ import annotations
@@ -87,6 +93,7 @@ class LearnWork(NamedTuple):
     stack: np.ndarray       #: int32[cell]
     boxes: np.ndarray       #: int32[box]
     members: np.ndarray     #: int32[box]: the cluster's cells
+    split: np.ndarray       #: int32[box]: the stuck position's boxes (~cell: in a cluster tried)
     sub: np.ndarray         #: uint64[K]: the cluster's key
     region: np.ndarray      #: uint64[R]: the pattern's player region
     tried_keys: np.ndarray  #: uint64[TRIED_CAPACITY, K]: clusters tried
@@ -105,7 +112,7 @@ def learn_work(n_grid: int, n_boxes: int, key_words: int, player_values: int,
                      np.zeros(n_grid, np.int64), np.zeros(n_grid, np.int64),
                      np.zeros(n_grid, np.int64), np.zeros(n_grid, np.int32),
                      np.zeros(n_boxes, np.int32), np.zeros(n_boxes, np.int32),
-                     np.zeros(key_words, np.uint64),
+                     np.zeros(n_boxes, np.int32), np.zeros(key_words, np.uint64),
                      np.zeros(max(1, (player_values + 63) // 64), np.uint64),
                      np.zeros((tried, key_words), np.uint64),
                      empty_slots(tried), np.zeros(N_COUNTERS, np.int64))
@@ -405,9 +412,10 @@ def learn_stuck(p, key):
     many expansions: take off the board, one at a time, every box the player
     can push both along its row and along its column; if some boxes are
     left (at most :data:`MAX_STUCK_BOXES`, not all on goals, and fewer than
-    all the boxes), run the xy local search (:func:`local_search`) on them.
-    A dead verdict is distilled and stored in ``p.learned``; returns True
-    then (the position is dead).  Costs at most :data:`LEARN_RATIO` local
+    all the boxes), run the xy local search (:func:`local_search`) on them;
+    if that proves nothing, run it on each cluster of boxes
+    (:func:`_dead_cluster`).  A dead verdict is distilled and stored in
+    ``p.learned``; returns True then (the position is dead).  Costs at most :data:`LEARN_RATIO` local
     positions per expansion counted in ``p.learn`` (after the allowance)."""
     lw = p.learn
     if p.learned.info[FULL] != 0 or \
@@ -433,15 +441,46 @@ def learn_stuck(p, key):
         lw.occ[lw.boxes[i]] = 0
         lw.members[i] = lw.boxes[i]
         on += p.goal[lw.boxes[i]]
-    if n == total or n > MAX_STUCK_BOXES or on == n:
-        return False
-    _subset_key(p, lw, n, -1, player)
-    if not _first_try(lw):
-        return False
-    if local_search(p, lw, lw.sub, LOCAL_LIMIT, 1) != DEAD_SET:
-        return False
-    _distil_and_store(p, lw, n, player, 1)
-    return True
+    if n < total and n <= MAX_STUCK_BOXES and on < n:
+        _subset_key(p, lw, n, -1, player)
+        if _first_try(lw) and local_search(p, lw, lw.sub, LOCAL_LIMIT, 1) == DEAD_SET:
+            _distil_and_store(p, lw, n, player, 1)
+            return True
+    return _dead_cluster(p, lw, key, player)
+
+
+@kernel_jit
+def _dead_cluster(p, lw, key, player):
+    """The second half of :func:`learn_stuck`: each cluster of boxes (see
+    :func:`_cluster`) grown from a box off its goal, not grown from before,
+    of two boxes or more but fewer than all, gets the xy local search alone
+    (once in the search: :func:`_first_try`); the first dead one is
+    distilled and stored, and True returned."""
+    total = decode_boxes(p, key, lw.boxes)
+    cells = lw.split
+    for i in range(total):
+        cells[i] = lw.boxes[i]
+    for i in range(total):
+        if cells[i] < 0 or p.goal[cells[i]] != 0:
+            continue
+        for j in range(total):
+            lw.occ[cells[j] if cells[j] >= 0 else ~cells[j]] = 1
+        size = _cluster(p, lw, total, cells[i])
+        for j in range(total):
+            c = cells[j] if cells[j] >= 0 else ~cells[j]
+            lw.occ[c] = 0
+            for m in range(size):
+                if lw.members[m] == c:
+                    cells[j] = ~c
+        if size < 2 or size >= total:
+            continue
+        _subset_key(p, lw, size, -1, player)
+        if not _first_try(lw):
+            continue
+        if local_search(p, lw, lw.sub, LOCAL_LIMIT, 1) == DEAD_SET:
+            _distil_and_store(p, lw, size, player, 1)
+            return True
+    return False
 
 
 @nb.njit(cache=True, inline="always")

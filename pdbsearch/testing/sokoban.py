@@ -499,6 +499,27 @@ def xy_reduced(level: Level, boxes, player: int, dead=frozenset()) -> frozenset[
         boxes.remove(free[0])
 
 
+def box_clusters(level: Level, boxes) -> list[frozenset[int]]:
+    """The boxes grouped into clusters, plainly: two boxes one step apart,
+    diagonals included, are in the same cluster (the connected parts of
+    that relation)."""
+    w = level.width
+    left = set(boxes)
+    clusters = []
+    while left:
+        todo = [min(left)]
+        part = {todo[0]}
+        while todo:
+            c = todo.pop()
+            for x in (c + dr * w + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
+                if x in left and x not in part:
+                    part.add(x)
+                    todo.append(x)
+        left -= part
+        clusters.append(frozenset(part))
+    return clusters
+
+
 def xy_dead(level: Level, boxes, player: int, dead=frozenset(),
             max_states: int = 100_000) -> tuple[bool, int]:
     """Festival's xy search from its definition: breadth-first over single

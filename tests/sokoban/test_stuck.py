@@ -1,5 +1,6 @@
-"""FESS's stuck patterns (Festival's xy test, :func:`pdbsearch.sokoban.learning.learn_stuck`):
-the kernel against the plain-Python xy search on random positions, its
+"""FESS's stuck patterns (Festival's xy test, :func:`pdbsearch.sokoban.learning.learn_stuck`,
+then each cluster of touching boxes alone): the kernel against the
+plain-Python xy search on random positions, its
 soundness (every position it calls dead has no solution: our own push
 BFS, and its pattern prunes the position from then on), and the engine's
 use of it (the test runs on positions under which many expansions were
@@ -14,11 +15,12 @@ from pdbsearch.search import Status, solve
 from pdbsearch.search.fess import late_check_once, stuck_check_once
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.fess import SokobanFessDomain
-from pdbsearch.sokoban.learning import LOCAL, LOCAL_LIMIT, MAX_STUCK_BOXES, TRIED
+from pdbsearch.sokoban.learning import (LOCAL, LOCAL_LIMIT, MAX_PATTERN_BOXES, MAX_STUCK_BOXES,
+                                        TRIED)
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
-from pdbsearch.testing.sokoban import bfs_min_pushes, xy_dead, xy_reduced
+from pdbsearch.testing.sokoban import bfs_min_pushes, box_clusters, xy_dead, xy_reduced
 
-from .helpers import SMALL_MICROBAN, microban, random_position
+from .helpers import SMALL_MICROBAN, microban, random_position, xsb
 
 
 def _domain(level, **options):
@@ -38,6 +40,23 @@ def _forget_tries(domain):
     lw.counters[LOCAL] = 0
 
 
+def _small_dead_clusters(level, boxes, player, dead) -> tuple[list, bool]:
+    """The clusters the kernel tries whole (two boxes or more, not all the
+    boxes, one off its goal, fewer than MAX_PATTERN_BOXES so that the
+    kernel's capped growth finds all of it) that the xy search proves dead
+    in few positions; and whether some cluster was too large to judge."""
+    goals = set(level.goals)
+    found, capped = [], False
+    for cluster in box_clusters(level, boxes):
+        if len(cluster) >= MAX_PATTERN_BOXES:
+            capped = True
+        elif 2 <= len(cluster) < len(boxes) and not cluster <= goals:
+            is_dead, explored = xy_dead(level, cluster, player, dead)
+            if is_dead and explored < LOCAL_LIMIT // 4:
+                found.append(cluster)
+    return found, capped
+
+
 def _check_level(number: int) -> int:
     """Kernel against the reference, and soundness, on random positions of
     Microban ``number``; returns how many it called dead."""
@@ -53,13 +72,15 @@ def _check_level(number: int) -> int:
         got = bool(stuck_check_once(domain.params, key))
         reduced = xy_reduced(level, boxes, player, dead)
         ref_dead, explored = xy_dead(level, reduced, player, dead)
+        clusters, capped = _small_dead_clusters(level, boxes, player, dead)
+        xy_case = (ref_dead and len(reduced) < len(boxes) and len(reduced) <= MAX_STUCK_BOXES
+                   and explored < LOCAL_LIMIT // 4 and not reduced <= set(level.goals))
         if got:
             fired += 1
-            assert ref_dead
+            assert ref_dead or clusters or capped
             assert bfs_min_pushes(level.with_state(boxes=boxes, player=player)) is None
             assert late_check_once(domain.params, key), "the learned pattern prunes it"
-        elif (ref_dead and len(reduced) < len(boxes) and len(reduced) <= MAX_STUCK_BOXES
-              and explored < LOCAL_LIMIT // 4 and not reduced <= set(level.goals)):
+        elif xy_case or clusters:
             pytest.fail(f"missed: boxes {sorted(boxes)}, player {player}")
     return fired
 
@@ -72,6 +93,33 @@ def test_the_kernel_matches_the_xy_search_and_is_sound(number):
 def test_the_kernel_fires_on_random_positions():
     """The property above is not vacuous: some positions are stuck."""
     assert sum(_check_level(n) for n in SMALL_MICROBAN) > 0
+
+
+#: Four boxes jammed in a corner (MasterHead 11's knot, on a board of our
+#: own): no box of the level is xy-free, so only the cluster test sees it.
+KNOT = """\
+############
+##      ####
+#  $$###...#
+# $ $ @  .*#
+############
+"""
+
+
+def test_a_knot_no_xy_free_box_undoes_is_proved_dead_by_its_cluster():
+    level = xsb(KNOT)
+    puzzle, domain = _domain(level)
+    boxes, player = level.boxes, level.player
+    dead = puzzle.dead_squares
+    assert xy_reduced(level, boxes, player, dead) == boxes   # the xy half has nothing to say
+    knot = frozenset(b for b in boxes if b not in level.goals)
+    assert set(box_clusters(level, boxes)) == {knot, boxes - knot}
+    assert xy_dead(level, knot, player, dead)[0]
+    assert bfs_min_pushes(level) is None
+    key = puzzle.key_of(boxes, player)
+    _forget_tries(domain)
+    assert stuck_check_once(domain.params, key)
+    assert late_check_once(domain.params, key), "the learned pattern prunes it"
 
 
 def test_off_it_never_fires():
