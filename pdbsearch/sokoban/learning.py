@@ -406,6 +406,13 @@ def _distil_and_store(p, lw, size, player, xy):
     _store_pattern(p, lw, p.learned, player)
 
 
+@nb.njit(cache=True, inline="always")
+def _over_budget(lw):
+    """Has the stuck test used its :data:`LEARN_RATIO` local positions per
+    expansion (after the allowance)?"""
+    return lw.counters[LOCAL] > LEARN_RATIO * lw.counters[EXPANDS] + LEARN_ALLOWANCE
+
+
 @kernel_jit
 def learn_stuck(p, key):
     """Festival's stuck test, for a position under which a search has spent
@@ -415,11 +422,11 @@ def learn_stuck(p, key):
     all the boxes), run the xy local search (:func:`local_search`) on them;
     if that proves nothing, run it on each cluster of boxes
     (:func:`_dead_cluster`).  A dead verdict is distilled and stored in
-    ``p.learned``; returns True then (the position is dead).  Costs at most :data:`LEARN_RATIO` local
-    positions per expansion counted in ``p.learn`` (after the allowance)."""
+    ``p.learned``; returns True then (the position is dead).  Costs at most
+    :data:`LEARN_RATIO` local positions per expansion counted in
+    ``p.learn`` (after the allowance)."""
     lw = p.learn
-    if p.learned.info[FULL] != 0 or \
-            lw.counters[LOCAL] > LEARN_RATIO * lw.counters[EXPANDS] + LEARN_ALLOWANCE:
+    if p.learned.info[FULL] != 0 or _over_budget(lw):
         return False
     total = decode_boxes(p, key, lw.boxes)
     n = total
@@ -474,6 +481,8 @@ def _dead_cluster(p, lw, key, player):
                     cells[j] = ~c
         if size < 2 or size >= total:
             continue
+        if _over_budget(lw):
+            return False
         _subset_key(p, lw, size, -1, player)
         if not _first_try(lw):
             continue
@@ -505,7 +514,7 @@ def expand_and_learn(p, key, out_keys, out_costs, out_moves):
     if p.learned.info[FULL] != 0:   # no room left: learning stops
         return n
     for i in range(n):
-        if lw.counters[LOCAL] > LEARN_RATIO * lw.counters[EXPANDS] + LEARN_ALLOWANCE:
+        if _over_budget(lw):
             break
         _, t = push_ends(p, out_moves[i])
         if not is_learned_dead(p, out_keys[i]):
