@@ -408,8 +408,9 @@ def _distil_and_store(p, lw, size, player, xy):
 
 @nb.njit(cache=True, inline="always")
 def _over_budget(lw):
-    """Has the stuck test used its :data:`LEARN_RATIO` local positions per
-    expansion (after the allowance)?"""
+    """Has learning (the children's clusters of :func:`expand_and_learn` or
+    the stuck test) used its :data:`LEARN_RATIO` local positions per
+    expansion, after the allowance?"""
     return lw.counters[LOCAL] > LEARN_RATIO * lw.counters[EXPANDS] + LEARN_ALLOWANCE
 
 
