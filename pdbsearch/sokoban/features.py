@@ -4,7 +4,9 @@ All are small integers, *smaller is better* (the engine's convention):
 
 * ``unpacked`` = boxes − *packed*, where packed is the longest prefix of
   the packing order (:mod:`.plan`) whose goals all hold boxes (without an
-  order: the boxes on goals, Festival's naive scoring);
+  order: the boxes on goals, Festival's naive scoring), less the part of
+  that prefix the other boxes could not finish the plan around
+  (:mod:`.planreach`);
 * ``connectivity``: the number of player regions, i.e. the connected parts
   of the region's free cells (fewer: the player can get to more places);
 * ``rooms``: the room links obstructed by boxes (room connectivity,

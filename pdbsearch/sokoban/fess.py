@@ -12,10 +12,11 @@
   (:mod:`.goalrooms`) a box coming in goes straight to the next goal of
   the room's packing order (the goal-room macro).
 * **Features** (:mod:`.features`): unpacked boxes (by the plan's
-  order, whole or goal area by goal area, :mod:`.plan`), player regions,
-  obstructed room links (:mod:`.rooms`), out-of-plan boxes, which name the
-  cell, and hotspots (:mod:`.hotspots`), which only rank, and whose
-  feature advisor is Festival's hotspot advisor.
+  order, whole or goal area by goal area, :mod:`.plan`; a packed prefix
+  the other boxes cannot finish around does not count, :mod:`.planreach`),
+  player regions, obstructed room links (:mod:`.rooms`), out-of-plan
+  boxes, which name the cell, and hotspots (:mod:`.hotspots`), which only
+  rank, and whose feature advisor is Festival's hotspot advisor.
 * **Stuck patterns** (Festival's): when the engine has spent
   :data:`..search.fess.SUBTREE_CHECK` expansions under a position, the
   position gets the xy test of :func:`.learning.learn_stuck` (the boxes
@@ -63,6 +64,7 @@ from .goalrooms import GoalRoomTables, goal_room_tables, goal_rooms, room_allows
 from .macros import MacroWork, box_macros, macro_path, macro_work, prepare_splits, split_at
 from .packing import PackingSearch, oop_zones
 from .plan import PlanParams, goal_areas, naive_plan, split_by_area
+from .planreach import feasible_packed, plan_reach, table_fits
 from .probe import (HITS, KEPT, PROBES, PROVED, REACHED, SPENT, ProbeWork, known_dead,
                     probe_dead, probe_work)
 from .rooms import RoomTables, obstructed_after_move, obstructed_links, room_tables
@@ -227,10 +229,14 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     oop = out_of_plan(plan.zone, packed, boxes, n, -1, -1)
     # The packed feature counts each goal area's part of the plan apart
     # (the global prefix above still names the OOP step and the next goal);
-    # a plan read whole is one area, whose count is that prefix.
+    # a plan read whole is one area, whose count is that prefix.  Either
+    # loses the part of the prefix the other boxes could not finish around
+    # (:mod:`.planreach`).
     whole = plan.area_end.shape[0] == 1
     apacked = packed if whole else packed_by_area(plan.split, plan.area_end, plan.naive, occ,
                                                   on_goals)
+    apacked -= packed - feasible_packed(plan.reach, plan.rank_of, p.player_index, boxes, n,
+                                        packed, -1, -1)
     rooms = obstructed_links(fp.rooms, boxes, n)
     room_targets(fp.goal_rooms, boxes, n, occ)
     hot = position_hotspots(fp.hot, p.player_index, boxes, n)
@@ -306,6 +312,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 c_oop = out_of_plan(plan.zone, c_packed, boxes, n, s, c)
                 c_apacked = c_packed if whole else packed_by_area(plan.split, plan.area_end,
                                                                   plan.naive, occ, c_goals)
+                c_apacked -= c_packed - feasible_packed(plan.reach, plan.rank_of,
+                                                        p.player_index, boxes, n, c_packed, s, c)
                 c_dist = dist - _distance(p, s) + _distance(p, c)
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
@@ -497,8 +505,14 @@ class SokobanFessDomain(FessDomain):
                 adv = adv._replace(walk=walk, oop_dist=oop_dist)
             area_of = goal_areas(order, p.deltas) if self.by_goal_area else {}
             split, area_end = split_by_area(order, area_of)
-            self.params = self.params._replace(plan=PlanParams(0, order, zone, split, area_end),
-                                               adv=adv)
+            rank_of = np.full(p.inside.shape[0], -1, np.int32)
+            rank_of[order] = np.arange(len(order), dtype=np.int32)
+            reach = np.zeros((0, 0), np.uint64)
+            if table_fits(len(order), len(p.index_cell)):
+                reach = np.zeros((len(order) + 1, len(p.index_cell)), np.uint64)
+                plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, order, reach)
+            self.params = self.params._replace(
+                plan=PlanParams(0, order, zone, split, area_end, rank_of, reach), adv=adv)
             self.plan_info["plan"] = "packing order"
         self._packing = None
 
@@ -551,6 +565,8 @@ class SokobanFessDomain(FessDomain):
                            np.zeros((0, 1), np.int32))
             push_distances(p.inside, p.deltas, np.zeros((0, 1), np.uint8),
                            np.zeros((0, 1), np.int32))
+            plan_reach(p.inside, p.deltas, p.index_cell, p.player_index,
+                       np.zeros(0, np.int32), np.zeros((1, len(p.index_cell)), np.uint64))
 
     def codes_between(self, parent_key, child_key) -> list[int]:
         """The pushes of one macro edge (``cell * 4 + direction``)."""

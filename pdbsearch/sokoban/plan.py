@@ -29,12 +29,15 @@ class PlanParams(NamedTuple):
     zone: np.ndarray      #: uint8[goals + 1, cell]: OOP zone of each step (1 inside)
     split: np.ndarray     #: int32[goals]: ``order`` regrouped by goal area, each in plan order
     area_end: np.ndarray  #: int32[areas]: where each area's run in ``split`` ends
+    rank_of: np.ndarray   #: int32[cell]: the goal's place in ``order`` (-1: not a goal)
+    reach: np.ndarray     #: uint64[goals + 1, region]: :func:`.planreach.plan_reach` (empty: off)
 
 
 def naive_plan(n_goals: int, n_grid: int) -> PlanParams:
     """No order: packed = boxes on goals, no OOP zones."""
     return PlanParams(1, np.zeros(n_goals, np.int32), np.zeros((n_goals + 1, n_grid), np.uint8),
-                      np.zeros(n_goals, np.int32), np.full(1, n_goals, np.int32))
+                      np.zeros(n_goals, np.int32), np.full(1, n_goals, np.int32),
+                      np.full(n_grid, -1, np.int32), np.zeros((0, 0), np.uint64))
 
 
 def goal_areas(goals, deltas) -> dict[int, int]:

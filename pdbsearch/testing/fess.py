@@ -279,3 +279,68 @@ def packed_by_goal_area(level: Level, order, boxes) -> int:
                 break
             total += 1
     return total
+
+
+def plan_goals_reached(level: Level, order, k: int) -> dict[int, frozenset[int]]:
+    """For each cell of the region without the goals ``order[:k]`` (walls
+    here): the places ``j >= k`` of the goals ``order[j]`` a lone box
+    standing there can be pushed to, the player starting on any side of it
+    and walking round it (flooded per position) to each side he pushes
+    from.  A forward search from every cell, where the kernel pulls from
+    the goals."""
+    region = set(level.playable_cells()) | set(level.goals) | set(level.boxes)
+    free = region - set(order[:k])
+    place = {g: j for j, g in enumerate(order) if j >= k}
+    w = level.width
+    deltas = (-1, -w, 1, w)
+    areas: dict[tuple[int, int], frozenset[int]] = {}
+
+    def area(box: int, player: int) -> frozenset[int]:
+        """The player's part of the free cells around the box, memoised."""
+        key = (box, min(_flood(level, player, free - {box})))
+        if key not in areas:
+            areas[key] = frozenset(_flood(level, player, free - {box}))
+        return areas[key]
+
+    reached = {}
+    for start in free:
+        goals = set()
+        seen = set()
+        todo = []
+        for d in deltas:
+            if start + d in free:
+                part = area(start, start + d)
+                if (start, min(part)) not in seen:
+                    seen.add((start, min(part)))
+                    todo.append((start, part))
+        while todo:
+            box, part = todo.pop()
+            if box in place:
+                goals.add(place[box])
+            for d in deltas:
+                behind, ahead = box - d, box + d
+                if behind in part and ahead in free:
+                    nxt = area(ahead, box)
+                    if (ahead, min(nxt)) not in seen:
+                        seen.add((ahead, min(nxt)))
+                        todo.append((ahead, nxt))
+        reached[start] = frozenset(goals)
+    return reached
+
+
+def feasible_packed(level: Level, order, boxes, reached_by_k) -> int:
+    """The packed count (the longest prefix of ``order`` holding boxes)
+    lowered to the largest ``k`` at which every box off ``order[:k]``
+    reaches some goal ``order[j]``, ``j >= k``, and every such goal is
+    reached by one of those boxes (``reached_by_k[k]``:
+    :func:`plan_goals_reached`)."""
+    boxes = set(boxes)
+    packed = next((k for k, g in enumerate(order) if g not in boxes), len(order))
+    if packed == len(order):
+        return packed
+    for k in range(packed, 0, -1):
+        rest = boxes - set(order[:k])
+        sets = [reached_by_k[k].get(b, frozenset()) for b in rest]
+        if all(sets) and set().union(*sets) == set(range(k, len(order))):
+            return k
+    return 0

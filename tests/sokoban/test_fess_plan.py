@@ -196,7 +196,7 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
     from pdbsearch.search.result import Limits as Limits_
     from pdbsearch.sokoban.features import UNPACKED
     from pdbsearch.sokoban.fess import SokobanFessDomain
-    from pdbsearch.testing.fess import packed_by_goal_area
+    from pdbsearch.testing.fess import feasible_packed, packed_by_goal_area, plan_goals_reached
 
     from .helpers import random_position
     from .test_fess_macros import fess_children
@@ -210,10 +210,16 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
     order = domain.params.plan.order.tolist()
     assert sorted(order) == sorted(level.goals)
 
+    reached = [plan_goals_reached(level, order, k) for k in range(len(order) + 1)]
+
     def packed(boxes):
+        # The prefix the other boxes cannot finish around is not counted
+        # (:mod:`pdbsearch.sokoban.planreach`), whole or by area.
+        prefix = next((k for k, g in enumerate(order) if g not in boxes), len(order))
+        lost = prefix - feasible_packed(level, order, boxes, reached)
         if by_goal_area:
-            return packed_by_goal_area(level, order, boxes)
-        return next((k for k, g in enumerate(order) if g not in boxes), len(order))
+            return packed_by_goal_area(level, order, boxes) - lost
+        return prefix - lost
 
     rng = np.random.default_rng(len(text))
     n = len(level.boxes)
