@@ -514,6 +514,7 @@ class SokobanFessDomain(FessDomain):
             self.params = self.params._replace(
                 plan=PlanParams(0, order, zone, split, area_end, rank_of, reach), adv=adv)
             self.plan_info["plan"] = "packing order"
+            self.plan_info["plan_reach"] = bool(reach.shape[0])
         self._packing = None
 
     def _rooms_in_order(self, order: list[int]) -> list[int]:
@@ -542,8 +543,9 @@ class SokobanFessDomain(FessDomain):
         return True
 
     def describe(self) -> dict:
-        """The plan found, whether the hotspot feature is on, the goal rooms
-        and the moves their macro dropped, and what the dead-end probes did."""
+        """The plan found (and whether it has its :mod:`.planreach` table),
+        whether the hotspot feature is on, the goal rooms and the moves
+        their macro dropped, and what the dead-end probes did."""
         counters = self.params.probe.counters
         return {**self.plan_info, "hotspots": self._hotspot_state,
                 "goal_rooms": len(self.goal_rooms),

@@ -206,7 +206,7 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
     domain = SokobanFessDomain(puzzle, Limits_(), by_goal_area=by_goal_area)
     while not domain.prepare(0.5):
         pass
-    assert domain.plan_info["plan"] == "packing order"
+    assert domain.plan_info["plan"] == "packing order" and domain.plan_info["plan_reach"]
     order = domain.params.plan.order.tolist()
     assert sorted(order) == sorted(level.goals)
 
