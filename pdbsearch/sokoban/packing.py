@@ -5,7 +5,10 @@ Start from the solved position (a box on every goal) and *pull* boxes away
 (where a box starts in the level) is taken off the board and the square
 marked used: the sink assumption, that there is room near the goals to
 park the boxes, and that each goal's box can come from some start square.
-When a box can be taken off, that is the only move generated (JSoko).
+When a box can be taken off, that is the only move generated (JSoko),
+unless the boxes left could then not be matched to the unused start
+squares (the late check below): the pulls are the moves then, so that
+one bad extraction does not end the search.
 
 **Start squares on goals** (``block_goal_starts``, off by default).  The
 sink assumption parks there too: a box that starts on its goal is taken
@@ -368,6 +371,29 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
                             out_feat, out_rank, out_flags)
         _clear(pp, n)
         return m
+    m, extracted = _pull_moves(pp, key, n, player, True, self_info, out_keys, out_desc,
+                               out_cost, out_feat, out_rank, out_flags)
+    _clear(pp, n)
+    if extracted and pull_late_check(pp, out_keys[0]):
+        # The extraction, JSoko's only move, leaves boxes that no unused
+        # start square can match (MasterHead 32: the first one ended the
+        # search, and FESS got no plan): the pulls are the moves instead.
+        n = _decode(pp, key)
+        m, _ = _pull_moves(pp, key, n, player, False, self_info, out_keys, out_desc,
+                           out_cost, out_feat, out_rank, out_flags)
+        _clear(pp, n)
+    return m
+
+
+@nb.njit(cache=True, inline="always")
+def _pull_moves(pp, key, n, player, extract, self_info, out_keys, out_desc, out_cost, out_feat,
+                out_rank, out_flags):
+    """The moves of :func:`pull_expand` off the root (``pp`` decoded):
+    the best extraction alone when there is one and ``extract`` allows
+    it, else every pull (a box pulled onto a start square stays on the
+    board).  Returns the count and whether it is the extraction."""
+    deltas = pp.deltas
+    most = out_keys.shape[0]
     on_goals = 0
     dist = 0
     for i in range(n):
@@ -388,7 +414,7 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
     for i in range(n):
         s = pp.boxes[i]
         j = pp.start_index[s]
-        if j >= 0 and pp.used[j] == 0:
+        if extract and j >= 0 and pp.used[j] == 0:
             if pp.block == 0 or pp.goal[s] == 0:
                 ext_box, ext_cell, ext_side, ext_cost = s, s, -1, 0
                 break
@@ -404,7 +430,7 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
             k = st & 3
             d = pp.mw.depth[st]
             jc = pp.start_index[c]
-            if jc >= 0 and pp.used[jc] == 0:
+            if extract and jc >= 0 and pp.used[jc] == 0:
                 if pp.block == 0 or pp.goal[c] == 0:
                     if d < ext_cost:
                         ext_box, ext_cell, ext_side, ext_cost = s, c, k, d
@@ -432,8 +458,7 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
         m = _emit_extraction(pp, key, ext_box, c, player if ext_side < 0 else
                              c + deltas[ext_side], False, n, on_goals, dist, ext_cost, 0,
                              out_keys, out_desc, out_cost, out_feat, out_rank, out_flags)
-    _clear(pp, n)
-    return m
+    return m, ext_box >= 0
 
 
 @kernel_jit

@@ -91,6 +91,20 @@ def test_a_used_goal_start_square_stays_blocked(number):
     assert sorted(order) == sorted(level.goals)
 
 
+@pytest.mark.parametrize("number", [1, 23])
+def test_an_extraction_that_leaves_no_match_gives_way_to_the_pulls(number):
+    """Microban 1 and 23, goal start squares blocking: the first box taken
+    off leaves the others no start square to match, so with the extraction
+    as the only move the backward search ended at once, with no plan.  The
+    pulls are the moves then, and the plan is whole."""
+    level = microban(number)
+    search, order, removed = packing_order(level, block_goal_starts=True)
+    assert search.outcome == "solved" and removed == len(level.goals)
+    assert sorted(order) == sorted(level.goals)
+    keys = search.engine.solution_keys()
+    assert search.domain.boxes_of(keys[-1]) == set()
+
+
 @pytest.mark.parametrize("number", [1, 6, 36, 93])
 def test_oop_zones_match_the_definition(number):
     level = microban(number)
