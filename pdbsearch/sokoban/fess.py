@@ -510,7 +510,8 @@ class SokobanFessDomain(FessDomain):
             reach = np.zeros((0, 0), np.uint64)
             if table_fits(len(order), len(p.index_cell)):
                 reach = np.zeros((len(order) + 1, len(p.index_cell)), np.uint64)
-                plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, order, reach)
+                plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, order,
+                           self.params.fw, reach)
             self.params = self.params._replace(
                 plan=PlanParams(0, order, zone, split, area_end, rank_of, reach), adv=adv)
             self.plan_info["plan"] = "packing order"
@@ -568,7 +569,8 @@ class SokobanFessDomain(FessDomain):
             push_distances(p.inside, p.deltas, np.zeros((0, 1), np.uint8),
                            np.zeros((0, 1), np.int32))
             plan_reach(p.inside, p.deltas, p.index_cell, p.player_index,
-                       np.zeros(0, np.int32), np.zeros((1, len(p.index_cell)), np.uint64))
+                       np.zeros(0, np.int32), self.params.fw,
+                       np.zeros((1, len(p.index_cell)), np.uint64))
 
     def codes_between(self, parent_key, child_key) -> list[int]:
         """The pushes of one macro edge (``cell * 4 + direction``)."""

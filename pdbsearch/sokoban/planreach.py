@@ -38,6 +38,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from .features import components
+
 #: Most goals a plan may have for the table (one bit each in a uint64).
 MAX_PLAN_GOALS = 64
 #: Most cell visits the table's floods may take (about a second).
@@ -50,47 +52,35 @@ def table_fits(n_goals: int, n_region: int) -> bool:
 
 
 @nb.njit(cache=True)
-def plan_reach(inside, deltas, region, index, order, out):
+def plan_reach(inside, deltas, region, index, order, fw, out):
     """Fill ``out[k, i]`` (uint64, ``len(order) + 1`` rows, one column per
     region cell): the goals ``order[j]``, ``j >= k``, a lone box on
     ``region[i]`` can be pushed to with ``order[:k]`` as walls (see the
-    module doc).  ``index[cell]`` is the cell's region index."""
+    module doc).  ``index[cell]`` is the cell's region index; ``fw`` is
+    the scratch of :func:`.features.components`, which labels the player's
+    parts around each box."""
     n_region = region.shape[0]
     n = order.shape[0]
-    wall = np.zeros(inside.shape[0], np.uint8)
+    blocked = np.zeros(inside.shape[0], np.uint8)
     # lab[b, i]: the part of region cell i once a box stands on region
-    # cell b (the smallest region index of the part; -1: wall or the box).
+    # cell b (a cell of the part; -1: a wall or the box).
     lab = np.empty((n_region, n_region), np.int32)
-    stack = np.empty(n_region, np.int64)
     seen = np.zeros((n_region, 4), np.int64)
     queue = np.empty(4 * n_region, np.int64)
     stamp = 0
     out[:, :] = 0
     for k in range(n + 1):
         if k > 0:
-            wall[order[k - 1]] = 1
+            blocked[order[k - 1]] = 1
         for b in range(n_region):
-            row = lab[b]
-            row[:] = -1
+            if blocked[region[b]] != 0:
+                continue   # a wall now: no box stands there
+            blocked[region[b]] = 1
+            components(region, inside, blocked, deltas, fw)
+            blocked[region[b]] = 0
             for i in range(n_region):
                 c = region[i]
-                if i == b or wall[c] != 0 or row[i] >= 0:
-                    continue
-                row[i] = i
-                stack[0] = i
-                top = 1
-                while top > 0:
-                    top -= 1
-                    x = region[stack[top]]
-                    for d in range(4):
-                        y = x + deltas[d]
-                        if inside[y] == 0 or wall[y] != 0:
-                            continue
-                        iy = index[y]
-                        if iy != b and row[iy] < 0:
-                            row[iy] = i
-                            stack[top] = iy
-                            top += 1
+                lab[b, i] = fw.lab[c] if fw.mark[c] == fw.counters[0] else -1
         for j in range(k, n):
             stamp += 1
             bit = np.uint64(1) << np.uint64(j)
@@ -98,7 +88,7 @@ def plan_reach(inside, deltas, region, index, order, out):
             tail = 0
             for d in range(4):
                 y = order[j] + deltas[d]
-                if inside[y] != 0 and wall[y] == 0:
+                if inside[y] != 0 and blocked[y] == 0:
                     seen[g, d] = stamp
                     queue[tail] = g * 4 + d
                     tail += 1
@@ -114,7 +104,7 @@ def plan_reach(inside, deltas, region, index, order, out):
                 # The player walks round the box to the other sides of it.
                 for e in range(4):
                     y = c + deltas[e]
-                    if e != d and inside[y] != 0 and wall[y] == 0 and \
+                    if e != d and inside[y] != 0 and blocked[y] == 0 and \
                             lab[bi, index[y]] == side and seen[bi, e] != stamp:
                         seen[bi, e] = stamp
                         queue[tail] = bi * 4 + e
@@ -122,7 +112,7 @@ def plan_reach(inside, deltas, region, index, order, out):
                 # A pull: the player steps back, the box follows onto his cell.
                 p = c + deltas[d]
                 q = p + deltas[d]
-                if inside[q] != 0 and wall[q] == 0:
+                if inside[q] != 0 and blocked[q] == 0:
                     ip = index[p]
                     if seen[ip, d] != stamp:
                         seen[ip, d] = stamp

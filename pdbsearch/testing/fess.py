@@ -293,14 +293,10 @@ def plan_goals_reached(level: Level, order, k: int) -> dict[int, frozenset[int]]
     place = {g: j for j, g in enumerate(order) if j >= k}
     w = level.width
     deltas = (-1, -w, 1, w)
-    areas: dict[tuple[int, int], frozenset[int]] = {}
 
     def area(box: int, player: int) -> frozenset[int]:
-        """The player's part of the free cells around the box, memoised."""
-        key = (box, min(_flood(level, player, free - {box})))
-        if key not in areas:
-            areas[key] = frozenset(_flood(level, player, free - {box}))
-        return areas[key]
+        """The player's part of the free cells around the box."""
+        return frozenset(_flood(level, player, free - {box}))
 
     reached = {}
     for start in free:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pdbsearch.sokoban.features import feature_work
 from pdbsearch.sokoban.planreach import feasible_packed, plan_reach
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 from pdbsearch.testing.fess import feasible_packed as oracle_feasible
@@ -27,7 +28,7 @@ def reach_table(level, order):
     p = puzzle.params
     table = np.zeros((len(order) + 1, len(p.index_cell)), np.uint64)
     plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, np.array(order, np.int32),
-               table)
+               feature_work(len(p.inside)), table)
     return puzzle, table
 
 
