@@ -62,6 +62,7 @@ from .kernels import (AREA, FROZEN, LABEL, SokobanParams, decode_boxes, in_perim
 from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
 from .goalrooms import GoalRoomTables, goal_room_tables, goal_rooms, room_allows, room_targets
 from .macros import MacroWork, box_macros, macro_path, macro_work, prepare_splits, split_at
+from .matching import mask_matching_work
 from .packing import PackingSearch, oop_zones
 from .plan import PlanParams, goal_areas, naive_plan, split_by_area
 from .planreach import feasible_packed, plan_reach, table_fits
@@ -236,7 +237,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     apacked = packed if whole else packed_by_area(plan.split, plan.area_end, plan.naive, occ,
                                                   on_goals)
     apacked -= packed - feasible_packed(plan.reach, plan.rank_of, p.player_index, boxes, n,
-                                        packed, -1, -1)
+                                        packed, -1, -1, plan.free_masks, plan.match_work)
     rooms = obstructed_links(fp.rooms, boxes, n)
     room_targets(fp.goal_rooms, boxes, n, occ)
     hot = position_hotspots(fp.hot, p.player_index, boxes, n)
@@ -313,7 +314,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 c_apacked = c_packed if whole else packed_by_area(plan.split, plan.area_end,
                                                                   plan.naive, occ, c_goals)
                 c_apacked -= c_packed - feasible_packed(plan.reach, plan.rank_of,
-                                                        p.player_index, boxes, n, c_packed, s, c)
+                                                        p.player_index, boxes, n, c_packed, s, c,
+                                                        plan.free_masks, plan.match_work)
                 c_dist = dist - _distance(p, s) + _distance(p, c)
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
@@ -513,7 +515,8 @@ class SokobanFessDomain(FessDomain):
                 plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, order,
                            self.params.fw, reach)
             self.params = self.params._replace(
-                plan=PlanParams(0, order, zone, split, area_end, rank_of, reach), adv=adv)
+                plan=PlanParams(0, order, zone, split, area_end, rank_of, reach,
+                                np.zeros(len(order), np.uint64), mask_matching_work()), adv=adv)
             self.plan_info["plan"] = "packing order"
             self.plan_info["plan_reach"] = bool(reach.shape[0])
         self._packing = None

@@ -12,6 +12,10 @@ each by a Dijkstra-like search over columns (goals) on reduced costs.  It
 works on preallocated arrays so that it allocates nothing per call.
 :func:`rematch_row` updates an optimal matching after one row of the costs
 changed (one box pushed) in O(n²).
+
+:func:`rows_all_matched` answers the yes-or-no question without costs,
+for at most 64 columns given as one bit mask per row (Kuhn's augmenting
+paths, each a breadth-first search over the columns' bits).
 """
 
 from __future__ import annotations
@@ -125,6 +129,81 @@ def rematch_row(cost, n, r, work):
         v[j] -= top
         u[j] += top
     return _total(cost, n, match)
+
+
+#: Most columns :func:`rows_all_matched` takes (one bit each in a uint64).
+MAX_MASK_COLUMNS = 64
+
+
+def mask_matching_work() -> np.ndarray:
+    """The scratch of :func:`rows_all_matched` (int32, 272 bytes)."""
+    return np.empty((4, MAX_MASK_COLUMNS + 1), np.int32)
+
+
+@nb.njit(cache=True, inline="always")
+def _lowest_bit(x):
+    """The index of the lowest set bit of ``x`` (uint64, not 0)."""
+    j = 0
+    while (x >> np.uint64(j)) & np.uint64(1) == 0:
+        j += 1
+    return j
+
+
+@nb.njit(cache=True)
+def rows_all_matched(masks, n, work):
+    """True when rows ``0..n-1`` can each be given a distinct column, row
+    ``r`` only the columns whose bits are set in ``masks[r]`` (uint64).
+
+    Each row takes a free column of its own when it has one, else looks
+    for an augmenting path breadth-first (Kuhn).  ``work``:
+    :func:`mask_matching_work`; nothing is allocated.
+    """
+    owner, col_of, via, queue = work[0], work[1], work[2], work[3]
+    one = np.uint64(1)
+    taken = np.uint64(0)
+    for i in range(n):
+        free = masks[i] & ~taken
+        if free != 0:
+            j = _lowest_bit(free)
+            owner[j] = i
+            col_of[i] = j
+            taken |= one << np.uint64(j)
+            continue
+        # Every column of row i is taken: search for a path from row i to
+        # a free column that alternates unmatched and matched pairs.
+        seen = np.uint64(0)
+        queue[0] = i
+        head, tail = 0, 1
+        found = -1
+        while head < tail and found < 0:
+            r = queue[head]
+            head += 1
+            cand = masks[r] & ~seen
+            while cand != 0:
+                j = _lowest_bit(cand)
+                bit = one << np.uint64(j)
+                cand &= ~bit
+                seen |= bit
+                via[j] = r
+                if taken & bit == 0:
+                    found = j
+                    break
+                queue[tail] = owner[j]
+                tail += 1
+        if found < 0:
+            return False
+        # Flip the path: each row on it moves to the column that led to it.
+        taken |= one << np.uint64(found)
+        j = found
+        while True:
+            r = via[j]
+            previous = col_of[r]
+            owner[j] = r
+            col_of[r] = j
+            if r == i:
+                break
+            j = previous
+    return True
 
 
 def matching_cost(cost: np.ndarray) -> int:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..byref import by_reference
+from .matching import mask_matching_work
 
 
 @by_reference
@@ -31,13 +32,18 @@ class PlanParams(NamedTuple):
     area_end: np.ndarray  #: int32[areas]: where each area's run in ``split`` ends
     rank_of: np.ndarray   #: int32[cell]: the goal's place in ``order`` (-1: not a goal)
     reach: np.ndarray     #: uint64[goals + 1, region]: :func:`.planreach.plan_reach` (empty: off)
+    # The scratch of :func:`.planreach.feasible_packed` (one plan per
+    # search, so no two threads share it).
+    free_masks: np.ndarray  #: uint64[goals]: the goals each box off the prefix reaches
+    match_work: np.ndarray  #: int32: :func:`.matching.mask_matching_work`
 
 
 def naive_plan(n_goals: int, n_grid: int) -> PlanParams:
     """No order: packed = boxes on goals, no OOP zones."""
     return PlanParams(1, np.zeros(n_goals, np.int32), np.zeros((n_goals + 1, n_grid), np.uint8),
                       np.zeros(n_goals, np.int32), np.full(1, n_goals, np.int32),
-                      np.full(n_grid, -1, np.int32), np.zeros((0, 0), np.uint64))
+                      np.full(n_grid, -1, np.int32), np.zeros((0, 0), np.uint64),
+                      np.zeros(n_goals, np.uint64), mask_matching_work())
 
 
 def goal_areas(goals, deltas) -> dict[int, int]:

@@ -18,10 +18,11 @@ walls, to each side it pushes from: a pull search from each goal over
 without the box.
 
 **The count** (:func:`feasible_packed`): the largest ``k`` up to the
-packed count at which every box off the first ``k`` goals can reach some
-remaining goal and every remaining goal can be reached by some such box
-(Hall's condition for single boxes and goals, a necessary condition of an
-assignment).  It is a judgement on the plan, not a deadlock (a packed box
+packed count at which the boxes off the first ``k`` goals can be given
+the remaining goals one each, every box a goal it can reach (a perfect
+matching, :func:`.matching.rows_all_matched`; MasterHead 43: every box
+reaches a goal and every goal a box, yet only one box reaches either of
+two goals).  It is a judgement on the plan, not a deadlock (a packed box
 may still be taken out again): it only lowers the feature.
 
 **Cost.** The table takes 8 bytes per region cell and plan step
@@ -30,7 +31,7 @@ making one flood of the region per region cell and step; it is off (an
 empty table) for plans of more than 64 goals (a goal set is one
 ``uint64``), when that making would pass :data:`MAX_TABLE_WORK` cell
 visits, and for the naive plan.  Per position, the count looks each box
-up once per step it goes down.
+up and matches the boxes once per step it goes down.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ import numba as nb
 import numpy as np
 
 from .features import components
+from .matching import rows_all_matched
 
 #: Most goals a plan may have for the table (one bit each in a uint64).
 MAX_PLAN_GOALS = 64
@@ -121,11 +123,13 @@ def plan_reach(inside, deltas, region, index, order, fw, out):
 
 
 @nb.njit(cache=True, inline="always")
-def feasible_packed(reach, rank_of, index, boxes, n, packed, moved_from, moved_to):
+def feasible_packed(reach, rank_of, index, boxes, n, packed, moved_from, moved_to, masks, work):
     """The largest ``k <= packed`` at which the plan can still be finished
     with its first ``k`` goals as walls (see the module doc), the box of
     ``moved_from`` standing on ``moved_to`` (-1, -1: the position as it
-    is); ``packed`` itself when the table is off."""
+    is); ``packed`` itself when the table is off.  ``masks`` (uint64, one
+    per box) and ``work`` (:func:`.matching.mask_matching_work`) are
+    scratch."""
     n_goals = reach.shape[0] - 1
     if n_goals < 0 or packed >= n_goals:
         return packed
@@ -134,6 +138,7 @@ def feasible_packed(reach, rank_of, index, boxes, n, packed, moved_from, moved_t
     while k > 0:
         need = full & ~((np.uint64(1) << np.uint64(k)) - np.uint64(1))
         union = np.uint64(0)
+        rows = 0
         ok = True
         for i in range(n):
             b = boxes[i]
@@ -147,7 +152,11 @@ def feasible_packed(reach, rank_of, index, boxes, n, packed, moved_from, moved_t
                 ok = False
                 break
             union |= m
-        if ok and (union & need) == need:
+            masks[rows] = m
+            rows += 1
+        # Hall's condition for single boxes and goals first: it is cheap,
+        # and settles most positions the matching would reject.
+        if ok and (union & need) == need and rows_all_matched(masks, rows, work):
             return k
         k -= 1
     return 0

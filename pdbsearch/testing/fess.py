@@ -326,17 +326,26 @@ def plan_goals_reached(level: Level, order, k: int) -> dict[int, frozenset[int]]
 
 def feasible_packed(level: Level, order, boxes, reached_by_k) -> int:
     """The packed count (the longest prefix of ``order`` holding boxes)
-    lowered to the largest ``k`` at which every box off ``order[:k]``
-    reaches some goal ``order[j]``, ``j >= k``, and every such goal is
-    reached by one of those boxes (``reached_by_k[k]``:
-    :func:`plan_goals_reached`)."""
+    lowered to the largest ``k`` at which the boxes off ``order[:k]`` can
+    be given the goals ``order[j]``, ``j >= k``, one each, every box one
+    it reaches (``reached_by_k[k]``: :func:`plan_goals_reached`)."""
     boxes = set(boxes)
     packed = next((k for k, g in enumerate(order) if g not in boxes), len(order))
     if packed == len(order):
         return packed
     for k in range(packed, 0, -1):
-        rest = boxes - set(order[:k])
-        sets = [reached_by_k[k].get(b, frozenset()) for b in rest]
-        if all(sets) and set().union(*sets) == set(range(k, len(order))):
+        rest = sorted(boxes - set(order[:k]))
+        if all_matched([reached_by_k[k].get(b, frozenset()) for b in rest]):
             return k
     return 0
+
+
+def all_matched(choices) -> bool:
+    """Whether each row can be given a distinct column out of its own
+    ``choices`` (a set of columns per row): rows placed one by one,
+    every column of a row tried (exhaustive; for small cases)."""
+    def place(i: int, used: frozenset) -> bool:
+        if i == len(choices):
+            return True
+        return any(place(i + 1, used | {c}) for c in choices[i] - used)
+    return place(0, frozenset())

@@ -11,8 +11,10 @@ import pytest
 from pdbsearch.puzzle import DEAD
 from pdbsearch.search import solve
 from pdbsearch.search.common import evaluate_heuristic
+from pdbsearch.testing.fess import all_matched
 from pdbsearch.testing.sokoban import bfs_min_pushes
-from pdbsearch.sokoban.matching import matching_cost, min_cost_matching, rematch_row
+from pdbsearch.sokoban.matching import (MAX_MASK_COLUMNS, mask_matching_work, matching_cost,
+                                        min_cost_matching, rematch_row, rows_all_matched)
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 
 from .helpers import SMALL_MICROBAN, microban, xsb
@@ -45,6 +47,28 @@ def test_rematching_one_changed_row_equals_a_fresh_matching(n):
         if rng.random() < 0.2:
             cost[r, rng.integers(n)] = 1 << 40   # an impossible pair
         assert rematch_row(cost, n, r, work) == brute_force(cost)
+
+
+@pytest.mark.parametrize("rows", range(0, 9))
+def test_the_mask_matching_agrees_with_an_exhaustive_one(rows):
+    """Random bit masks, sparse enough that both answers come up, over a
+    few columns and over columns near the top bit."""
+    rng = np.random.default_rng(rows)
+    work = mask_matching_work()
+    answers = set()
+    for trial in range(60):
+        n_cols = int(rng.integers(max(rows, 1), rows + 3))
+        base = MAX_MASK_COLUMNS - n_cols if trial % 2 else 0
+        choices = [frozenset(int(c) + base for c in range(n_cols) if rng.random() < 0.35)
+                   for _ in range(rows)]
+        masks = np.zeros(max(rows, 1), np.uint64)
+        for r, cols in enumerate(choices):
+            for c in cols:
+                masks[r] |= np.uint64(1) << np.uint64(c)
+        want = all_matched(choices)
+        assert rows_all_matched(masks, rows, work) == want, choices
+        answers.add(want)
+    assert answers == {True, False} or rows == 0
 
 
 def test_hungarian_with_ties_and_zeros():
