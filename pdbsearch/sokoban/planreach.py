@@ -154,8 +154,8 @@ def feasible_packed(reach, rank_of, index, boxes, n, packed, moved_from, moved_t
             union |= m
             masks[rows] = m
             rows += 1
-        # Hall's condition for single boxes and goals first: it is cheap,
-        # and settles most positions the matching would reject.
+        # Hall's condition for single boxes and goals first: a few bit
+        # operations, where the matching needs a search when boxes compete.
         if ok and (union & need) == need and rows_all_matched(masks, rows, work):
             return k
         k -= 1
