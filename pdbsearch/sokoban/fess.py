@@ -65,7 +65,7 @@ from .macros import MacroWork, box_macros, macro_path, macro_work, prepare_split
 from .matching import mask_matching_work
 from .packing import PackingSearch, oop_zones
 from .plan import PlanParams, goal_areas, naive_plan, split_by_area
-from .planreach import feasible_packed, plan_reach, table_fits
+from .planreach import empty_tables, feasible_packed, plan_reach, plan_tables, table_fits
 from .probe import (HITS, KEPT, PROBES, PROVED, REACHED, SPENT, ProbeWork, known_dead,
                     probe_dead, probe_work)
 from .rooms import RoomTables, obstructed_after_move, obstructed_links, room_tables
@@ -236,8 +236,9 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     whole = plan.area_end.shape[0] == 1
     apacked = packed if whole else packed_by_area(plan.split, plan.area_end, plan.naive, occ,
                                                   on_goals)
-    apacked -= packed - feasible_packed(plan.reach, plan.rank_of, p.player_index, boxes, n,
-                                        packed, -1, -1, plan.free_masks, plan.match_work)
+    apacked -= packed - feasible_packed(plan.reach, plan.parts, plan.rank_of, p.player_index,
+                                        boxes, n, player, packed, -1, -1, plan.free_masks,
+                                        plan.match_work)
     rooms = obstructed_links(fp.rooms, boxes, n)
     room_targets(fp.goal_rooms, boxes, n, occ)
     hot = position_hotspots(fp.hot, p.player_index, boxes, n)
@@ -313,9 +314,9 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 c_oop = out_of_plan(plan.zone, c_packed, boxes, n, s, c)
                 c_apacked = c_packed if whole else packed_by_area(plan.split, plan.area_end,
                                                                   plan.naive, occ, c_goals)
-                c_apacked -= c_packed - feasible_packed(plan.reach, plan.rank_of,
-                                                        p.player_index, boxes, n, c_packed, s, c,
-                                                        plan.free_masks, plan.match_work)
+                c_apacked -= c_packed - feasible_packed(plan.reach, plan.parts, plan.rank_of,
+                                                        p.player_index, boxes, n, q, c_packed,
+                                                        s, c, plan.free_masks, plan.match_work)
                 c_dist = dist - _distance(p, s) + _distance(p, c)
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
@@ -509,13 +510,13 @@ class SokobanFessDomain(FessDomain):
             split, area_end = split_by_area(order, area_of)
             rank_of = np.full(p.inside.shape[0], -1, np.int32)
             rank_of[order] = np.arange(len(order), dtype=np.int32)
-            reach = np.zeros((0, 0), np.uint64)
+            reach, parts = empty_tables()
             if table_fits(len(order), len(p.index_cell)):
-                reach = np.zeros((len(order) + 1, len(p.index_cell)), np.uint64)
+                reach, parts = plan_tables(len(order), len(p.index_cell))
                 plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, order,
-                           self.params.fw, reach)
+                           self.params.fw, reach, parts)
             self.params = self.params._replace(
-                plan=PlanParams(0, order, zone, split, area_end, rank_of, reach,
+                plan=PlanParams(0, order, zone, split, area_end, rank_of, reach, parts,
                                 np.zeros(len(order), np.uint64), mask_matching_work()), adv=adv)
             self.plan_info["plan"] = "packing order"
             self.plan_info["plan_reach"] = bool(reach.shape[0])
@@ -573,7 +574,7 @@ class SokobanFessDomain(FessDomain):
                            np.zeros((0, 1), np.int32))
             plan_reach(p.inside, p.deltas, p.index_cell, p.player_index,
                        np.zeros(0, np.int32), self.params.fw,
-                       np.zeros((1, len(p.index_cell)), np.uint64))
+                       *plan_tables(0, len(p.index_cell)))
 
     def codes_between(self, parent_key, child_key) -> list[int]:
         """The pushes of one macro edge (``cell * 4 + direction``)."""

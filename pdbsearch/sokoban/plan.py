@@ -31,7 +31,8 @@ class PlanParams(NamedTuple):
     split: np.ndarray     #: int32[goals]: ``order`` regrouped by goal area, each in plan order
     area_end: np.ndarray  #: int32[areas]: where each area's run in ``split`` ends
     rank_of: np.ndarray   #: int32[cell]: the goal's place in ``order`` (-1: not a goal)
-    reach: np.ndarray     #: uint64[goals + 1, region]: :func:`.planreach.plan_reach` (empty: off)
+    reach: np.ndarray     #: uint64[goals + 1, region, 4]: :func:`.planreach.plan_reach` (empty: off)
+    parts: np.ndarray     #: int8[goals + 1, region, region]: the same (empty: off)
     # The scratch of :func:`.planreach.feasible_packed` (one plan per
     # search, so no two threads share it).
     free_masks: np.ndarray  #: uint64[goals]: the goals each box off the prefix reaches
@@ -42,8 +43,9 @@ def naive_plan(n_goals: int, n_grid: int) -> PlanParams:
     """No order: packed = boxes on goals, no OOP zones."""
     return PlanParams(1, np.zeros(n_goals, np.int32), np.zeros((n_goals + 1, n_grid), np.uint8),
                       np.zeros(n_goals, np.int32), np.full(1, n_goals, np.int32),
-                      np.full(n_grid, -1, np.int32), np.zeros((0, 0), np.uint64),
-                      np.zeros(n_goals, np.uint64), mask_matching_work())
+                      np.full(n_grid, -1, np.int32), np.zeros((0, 0, 4), np.uint64),
+                      np.zeros((0, 0, 0), np.int8), np.zeros(n_goals, np.uint64),
+                      mask_matching_work())
 
 
 def goal_areas(goals, deltas) -> dict[int, int]:

@@ -8,30 +8,39 @@ the player needs is closed), and counting it as progress leads the search
 into a cell of feature space from which no position is solved (MasterHead
 22: 13 of 14 boxes packed, the last one with no way to its goal).
 
-**The table** (:func:`plan_reach`, once per plan): ``reach[k, i]`` has bit
-``j`` (``j >= k``) set when a lone box on region cell ``i`` can be pushed
-to the plan's ``j``-th goal with the first ``k`` goals as walls.  Unlike
-the OOP zones (:func:`.packing.oop_zones`, where the player only needs
-the cell behind the box), the player must walk, around the box and the
-walls, to each side it pushes from: a pull search from each goal over
-(box cell, player side) states, the sides joined when they are connected
-without the box.
+**The tables** (:func:`plan_reach`, once per plan): ``reach[k, i, d]``
+has bit ``j`` (``j >= k``) set when a lone box on region cell ``i`` can
+be pushed to the plan's ``j``-th goal with the first ``k`` goals as
+walls, the player starting on side ``d`` of it.  Unlike the OOP zones
+(:func:`.packing.oop_zones`, where the player only needs the cell behind
+the box), the player must walk, around the box and the walls, to each
+side it pushes from: a pull search from each goal over (box cell, player
+side) states, the sides joined when they are connected without the box.
+Where the player starts matters: ``parts[k, i, x]`` names the side of
+the box (the smallest, when several) whose cell the player on region
+cell ``x`` can walk to, with the first ``k`` goals and the box as walls
+and the other boxes taken off.  (Kevin01 90: the last box reaches the
+last goal only when pushed from below, and below it is a pocket closed
+by the packed boxes and the box itself, while the player is above.)
+Pushing another box never takes the player out of that part, so a child
+reads the table with its own player cell like any position.
 
 **The count** (:func:`feasible_packed`): the largest ``k`` up to the
 packed count at which the boxes off the first ``k`` goals can be given
-the remaining goals one each, every box a goal it can reach (a perfect
-matching, :func:`.matching.rows_all_matched`; MasterHead 43: every box
-reaches a goal and every goal a box, yet only one box reaches either of
-two goals).  It is a judgement on the plan, not a deadlock (a packed box
-may still be taken out again): it only lowers the feature.
+the remaining goals one each, every box a goal it can reach from where
+the player stands or the goal it stands on (a perfect matching, :func:`.matching.rows_all_matched`;
+MasterHead 43: every box reaches a goal and every goal a box, yet only
+one box reaches either of two goals).  It is a judgement on the plan,
+not a deadlock (a packed box may still be taken out again): it only
+lowers the feature.
 
-**Cost.** The table takes 8 bytes per region cell and plan step
-(``(goals + 1) × region × 8``: 40 KB for 14 goals on 350 cells), and its
-making one flood of the region per region cell and step; it is off (an
-empty table) for plans of more than 64 goals (a goal set is one
-``uint64``), when that making would pass :data:`MAX_TABLE_WORK` cell
-visits, and for the naive plan.  Per position, the count looks each box
-up and matches the boxes once per step it goes down.
+**Cost.** The tables take 32 + ``region`` bytes per region cell and plan
+step (``(goals + 1) × region × (32 + region)``: 2.0 MB for 14 goals on
+350 cells), and their making one flood of the region per region cell
+and step; they are off (empty) for plans of more than 64 goals (a goal
+set is one ``uint64``), past :data:`MAX_TABLE_WORK` cell visits (64 MB
+of ``parts``), and for the naive plan.  Per position, the count looks
+each box up and matches the boxes once per step it goes down.
 """
 
 from __future__ import annotations
@@ -44,8 +53,12 @@ from .matching import rows_all_matched
 
 #: Most goals a plan may have for the table (one bit each in a uint64).
 MAX_PLAN_GOALS = 64
-#: Most cell visits the table's floods may take (about a second).
-MAX_TABLE_WORK = 200_000_000
+#: Most cell visits the table's floods may take (about a third of a
+#: second), which is also the size in bytes of its ``parts`` half.
+MAX_TABLE_WORK = 64_000_000
+#: ``parts`` of a cell the player cannot push the box from (a wall, the
+#: box's own cell, or a part of the board that touches no side of it).
+NO_SIDE = 4
 
 
 def table_fits(n_goals: int, n_region: int) -> bool:
@@ -53,24 +66,42 @@ def table_fits(n_goals: int, n_region: int) -> bool:
     return n_goals <= MAX_PLAN_GOALS and (n_goals + 1) * n_region * n_region <= MAX_TABLE_WORK
 
 
+def empty_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The tables of a plan that has none (``reach``, ``parts``)."""
+    return np.zeros((0, 0, 4), np.uint64), np.zeros((0, 0, 0), np.int8)
+
+
+def plan_tables(n_goals: int, n_region: int) -> tuple[np.ndarray, np.ndarray]:
+    """Zeroed ``reach`` and ``parts`` for :func:`plan_reach`."""
+    return (np.zeros((n_goals + 1, n_region, 4), np.uint64),
+            np.zeros((n_goals + 1, n_region, n_region), np.int8))
+
+
 @nb.njit(cache=True)
-def plan_reach(inside, deltas, region, index, order, fw, out):
-    """Fill ``out[k, i]`` (uint64, ``len(order) + 1`` rows, one column per
-    region cell): the goals ``order[j]``, ``j >= k``, a lone box on
-    ``region[i]`` can be pushed to with ``order[:k]`` as walls (see the
-    module doc).  ``index[cell]`` is the cell's region index; ``fw`` is
-    the scratch of :func:`.features.components`, which labels the player's
-    parts around each box."""
+def plan_reach(inside, deltas, region, index, order, fw, out, parts):
+    """Fill ``out[k, i, d]`` (uint64) and ``parts[k, i, x]`` (int8), for
+    ``k`` from 0 to ``len(order)`` and region cells ``i`` and ``x``:
+
+    * ``parts[k, i, x]``: with ``order[:k]`` as walls and a box on
+      ``region[i]``, the smallest side ``d`` of the box whose cell is in
+      the part of region cell ``x`` (:data:`NO_SIDE`: none);
+    * ``out[k, i, d]``: the goals ``order[j]``, ``j >= k``, the lone box
+      can be pushed to from there, the player starting on side ``d``.
+
+    ``index[cell]`` is the cell's region index; ``fw`` is the scratch of
+    :func:`.features.components`, which labels the parts around each box."""
     n_region = region.shape[0]
     n = order.shape[0]
     blocked = np.zeros(inside.shape[0], np.uint8)
     # lab[b, i]: the part of region cell i once a box stands on region
     # cell b (a cell of the part; -1: a wall or the box).
     lab = np.empty((n_region, n_region), np.int32)
+    side_lab = np.empty(4, np.int32)
     seen = np.zeros((n_region, 4), np.int64)
     queue = np.empty(4 * n_region, np.int64)
     stamp = 0
-    out[:, :] = 0
+    out[:, :, :] = 0
+    parts[:, :, :] = NO_SIDE
     for k in range(n + 1):
         if k > 0:
             blocked[order[k - 1]] = 1
@@ -83,6 +114,16 @@ def plan_reach(inside, deltas, region, index, order, fw, out):
             for i in range(n_region):
                 c = region[i]
                 lab[b, i] = fw.lab[c] if fw.mark[c] == fw.counters[0] else -1
+            for d in range(4):
+                y = region[b] + deltas[d]
+                side_lab[d] = lab[b, index[y]] if inside[y] != 0 else -1
+            for i in range(n_region):
+                if lab[b, i] < 0:
+                    continue
+                for d in range(4):
+                    if side_lab[d] == lab[b, i]:
+                        parts[k, b, i] = d
+                        break
         for j in range(k, n):
             stamp += 1
             bit = np.uint64(1) << np.uint64(j)
@@ -100,7 +141,7 @@ def plan_reach(inside, deltas, region, index, order, fw, out):
                 head += 1
                 bi = st >> 2
                 d = st & 3
-                out[k, bi] |= bit
+                out[k, bi, d] |= bit
                 c = region[bi]
                 side = lab[bi, index[c + deltas[d]]]
                 # The player walks round the box to the other sides of it.
@@ -123,13 +164,14 @@ def plan_reach(inside, deltas, region, index, order, fw, out):
 
 
 @nb.njit(cache=True, inline="always")
-def feasible_packed(reach, rank_of, index, boxes, n, packed, moved_from, moved_to, masks, work):
+def feasible_packed(reach, parts, rank_of, index, boxes, n, player, packed, moved_from,
+                    moved_to, masks, work):
     """The largest ``k <= packed`` at which the plan can still be finished
     with its first ``k`` goals as walls (see the module doc), the box of
     ``moved_from`` standing on ``moved_to`` (-1, -1: the position as it
-    is); ``packed`` itself when the table is off.  ``masks`` (uint64, one
-    per box) and ``work`` (:func:`.matching.mask_matching_work`) are
-    scratch."""
+    is) and the player on ``player`` (any cell he can walk to); ``packed``
+    itself when the table is off.  ``masks`` (uint64, one per box) and
+    ``work`` (:func:`.matching.mask_matching_work`) are scratch."""
     n_goals = reach.shape[0] - 1
     if n_goals < 0 or packed >= n_goals:
         return packed
@@ -147,7 +189,11 @@ def feasible_packed(reach, rank_of, index, boxes, n, packed, moved_from, moved_t
             r = rank_of[b]
             if 0 <= r < k:
                 continue
-            m = reach[k, index[b]]
+            bi = index[b]
+            side = parts[k, bi, index[player]]
+            m = reach[k, bi, side] if side != NO_SIDE else np.uint64(0)
+            if r >= k:
+                m |= np.uint64(1) << np.uint64(r)   # on its goal: it may stay
             if m == 0:
                 ok = False
                 break

@@ -281,61 +281,72 @@ def packed_by_goal_area(level: Level, order, boxes) -> int:
     return total
 
 
-def plan_goals_reached(level: Level, order, k: int) -> dict[int, frozenset[int]]:
-    """For each cell of the region without the goals ``order[:k]`` (walls
-    here): the places ``j >= k`` of the goals ``order[j]`` a lone box
-    standing there can be pushed to, the player starting on any side of it
-    and walking round it (flooded per position) to each side he pushes
-    from.  A forward search from every cell, where the kernel pulls from
-    the goals."""
-    region = set(level.playable_cells()) | set(level.goals) | set(level.boxes)
-    free = region - set(order[:k])
-    place = {g: j for j, g in enumerate(order) if j >= k}
-    w = level.width
-    deltas = (-1, -w, 1, w)
+class PlanReach:
+    """The plain-Python reading of :mod:`pdbsearch.sokoban.planreach`:
+    which goals of the plan ``order`` a lone box reaches from where the
+    player stands, with the first ``k`` goals as walls (a forward search
+    over the box's cell and the player's part, the part flooded per
+    position; answers remembered by box, step and part)."""
 
-    def area(box: int, player: int) -> frozenset[int]:
-        """The player's part of the free cells around the box."""
-        return frozenset(_flood(level, player, free - {box}))
+    def __init__(self, level: Level, order):
+        self.level = level
+        self.order = [int(g) for g in order]
+        self.region = set(level.playable_cells()) | set(level.goals) | set(level.boxes)
+        w = level.width
+        self.deltas = (-1, -w, 1, w)
+        self._memo: dict = {}
 
-    reached = {}
-    for start in free:
+    def part(self, k: int, box: int, player: int) -> frozenset[int]:
+        """The cells the player walks to from ``player`` with the first
+        ``k`` goals and ``box`` as walls (empty if he stands on one)."""
+        free = self.region - set(self.order[:k]) - {box}
+        if player not in free:
+            return frozenset()
+        return frozenset(_flood(self.level, player, free))
+
+    def goals(self, k: int, box: int, player: int) -> frozenset[int]:
+        """The places ``j >= k`` of the goals ``order[j]`` the lone box on
+        ``box`` can be pushed to, the player starting on ``player``."""
+        start = self.part(k, box, player)
+        key = (k, box, min(start, default=-1))
+        if key not in self._memo:
+            self._memo[key] = self._search(k, box, start)
+        return self._memo[key]
+
+    def _search(self, k: int, box: int, part: frozenset[int]) -> frozenset[int]:
+        free = self.region - set(self.order[:k])
+        place = {g: j for j, g in enumerate(self.order) if j >= k}
         goals = set()
-        seen = set()
-        todo = []
-        for d in deltas:
-            if start + d in free:
-                part = area(start, start + d)
-                if (start, min(part)) not in seen:
-                    seen.add((start, min(part)))
-                    todo.append((start, part))
+        seen = {(box, min(part, default=-1))}
+        todo = [(box, part)]
         while todo:
-            box, part = todo.pop()
-            if box in place:
-                goals.add(place[box])
-            for d in deltas:
-                behind, ahead = box - d, box + d
+            at, part = todo.pop()
+            if at in place:
+                goals.add(place[at])
+            for d in self.deltas:
+                behind, ahead = at - d, at + d
                 if behind in part and ahead in free:
-                    nxt = area(ahead, box)
+                    nxt = frozenset(_flood(self.level, at, free - {ahead}))
                     if (ahead, min(nxt)) not in seen:
                         seen.add((ahead, min(nxt)))
                         todo.append((ahead, nxt))
-        reached[start] = frozenset(goals)
-    return reached
+        return frozenset(goals)
 
 
-def feasible_packed(level: Level, order, boxes, reached_by_k) -> int:
-    """The packed count (the longest prefix of ``order`` holding boxes)
-    lowered to the largest ``k`` at which the boxes off ``order[:k]`` can
-    be given the goals ``order[j]``, ``j >= k``, one each, every box one
-    it reaches (``reached_by_k[k]``: :func:`plan_goals_reached`)."""
+def feasible_packed(reach: PlanReach, boxes, player: int) -> int:
+    """The packed count (the longest prefix of ``reach.order`` holding
+    boxes) lowered to the largest ``k`` at which the boxes off the first
+    ``k`` goals can be given the goals ``order[j]``, ``j >= k``, one each,
+    every box one it reaches from where the player stands
+    (:meth:`PlanReach.goals`)."""
+    order = reach.order
     boxes = set(boxes)
     packed = next((k for k, g in enumerate(order) if g not in boxes), len(order))
     if packed == len(order):
         return packed
     for k in range(packed, 0, -1):
         rest = sorted(boxes - set(order[:k]))
-        if all_matched([reached_by_k[k].get(b, frozenset()) for b in rest]):
+        if all_matched([reach.goals(k, b, player) for b in rest]):
             return k
     return 0
 

@@ -210,7 +210,7 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
     from pdbsearch.search.result import Limits as Limits_
     from pdbsearch.sokoban.features import UNPACKED
     from pdbsearch.sokoban.fess import SokobanFessDomain
-    from pdbsearch.testing.fess import feasible_packed, packed_by_goal_area, plan_goals_reached
+    from pdbsearch.testing.fess import PlanReach, feasible_packed, packed_by_goal_area
 
     from .helpers import random_position
     from .test_fess_macros import fess_children
@@ -224,13 +224,13 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
     order = domain.params.plan.order.tolist()
     assert sorted(order) == sorted(level.goals)
 
-    reached = [plan_goals_reached(level, order, k) for k in range(len(order) + 1)]
+    reach = PlanReach(level, order)
 
-    def packed(boxes):
+    def packed(boxes, player):
         # The prefix the other boxes cannot finish around is not counted
         # (:mod:`pdbsearch.sokoban.planreach`), whole or by area.
         prefix = next((k for k, g in enumerate(order) if g not in boxes), len(order))
-        lost = prefix - feasible_packed(level, order, boxes, reached)
+        lost = prefix - feasible_packed(reach, boxes, player)
         if by_goal_area:
             return packed_by_goal_area(level, order, boxes) - lost
         return prefix - lost
@@ -247,6 +247,6 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
             if player in boxes:
                 player = next(c for c in sorted(level.playable_cells()) if c not in boxes)
         children, info = fess_children(domain, puzzle.key_of(boxes, player))
-        assert info[1 + UNPACKED] == n - packed(boxes)
-        for (child_boxes, _), (_, _, feat, _) in children.items():
-            assert feat[UNPACKED] == n - packed(child_boxes)
+        assert info[1 + UNPACKED] == n - packed(boxes, player)
+        for (child_boxes, child_player), (_, _, feat, _) in children.items():
+            assert feat[UNPACKED] == n - packed(child_boxes, child_player)

@@ -9,10 +9,11 @@ import pytest
 
 from pdbsearch.sokoban.features import feature_work
 from pdbsearch.sokoban.matching import mask_matching_work
-from pdbsearch.sokoban.planreach import feasible_packed, plan_reach
+from pdbsearch.sokoban.planreach import (NO_SIDE, empty_tables, feasible_packed, plan_reach,
+                                         plan_tables)
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.testing.fess import PlanReach
 from pdbsearch.testing.fess import feasible_packed as oracle_feasible
-from pdbsearch.testing.fess import plan_goals_reached
 
 from .helpers import goal_heavy_boxes, microban, xsb
 
@@ -23,33 +24,22 @@ CORRIDOR = """\
 ##########
 """
 
-
-#: Two rooms joined by a door that is the plan's first goal: with the door
-#: packed, the box inside the right room reaches both of its goals, and the
-#: two boxes of the left room only the one goal there.
-DOOR = """\
-#########
-#@  #   #
-# $$*.$.#
-#  .#   #
-#########
+#: A corridor whose far goal is packed: the box left of the player can
+#: only be pushed away from the near goal.
+WRONG_SIDE = """\
+########
+# $@ .*#
+########
 """
 
 
-def feasible(table, ranks, puzzle, arr, packed, moved_from=-1, moved_to=-1):
-    """:func:`feasible_packed` with its scratch."""
-    return feasible_packed(table, ranks, puzzle.params.player_index, arr, len(arr), packed,
-                           moved_from, moved_to, np.zeros(len(arr), np.uint64),
-                           mask_matching_work())
-
-
-def reach_table(level, order):
+def tables(level, order):
     puzzle = SokobanPuzzle(level, "pushes", "matching")
     p = puzzle.params
-    table = np.zeros((len(order) + 1, len(p.index_cell)), np.uint64)
+    reach, parts = plan_tables(len(order), len(p.index_cell))
     plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, np.array(order, np.int32),
-               feature_work(len(p.inside)), table)
-    return puzzle, table
+               feature_work(len(p.inside)), reach, parts)
+    return puzzle, reach, parts
 
 
 def rank_of(puzzle, order):
@@ -58,44 +48,71 @@ def rank_of(puzzle, order):
     return ranks
 
 
-@pytest.mark.parametrize("text", [CORRIDOR, "microban 3", "microban 36", "microban 93",
-                                  "microban 105"])
-def test_the_table_matches_a_forward_search_for_every_prefix(text):
-    level = microban(int(text.split()[1])) if text.startswith("microban") else xsb(text)
+def feasible(puzzle, reach, parts, ranks, boxes, player, packed, moved_from=-1, moved_to=-1):
+    """:func:`feasible_packed` with its scratch."""
+    arr = np.array(boxes, np.int32)
+    return feasible_packed(reach, parts, ranks, puzzle.params.player_index, arr, len(arr),
+                           player, packed, moved_from, moved_to, np.zeros(len(arr), np.uint64),
+                           mask_matching_work())
+
+
+def level_of(text):
+    return microban(int(text.split()[1])) if text.startswith("microban") else xsb(text)
+
+
+@pytest.mark.parametrize("text", [CORRIDOR, WRONG_SIDE, "microban 3", "microban 36",
+                                  "microban 93"])
+def test_the_tables_match_a_forward_search_for_every_prefix(text):
+    """For every prefix, box cell and player cell: the side ``parts``
+    names is one the player walks to (the smallest), and the goals under
+    it are those a forward search from the player's cell reaches."""
+    level = level_of(text)
     rng = np.random.default_rng(len(text))
     for _ in range(2):
         order = [int(g) for g in rng.permutation(sorted(level.goals))]
-        puzzle, table = reach_table(level, order)
+        puzzle, reach, parts = tables(level, order)
+        oracle = PlanReach(level, order)
         region = puzzle.params.index_cell.tolist()
+        w = level.width
         for k in range(len(order) + 1):
-            want = plan_goals_reached(level, order, k)
+            walls = set(order[:k])
             for i, cell in enumerate(region):
-                got = {j for j in range(len(order)) if int(table[k, i]) >> j & 1}
-                assert got == set(want.get(cell, ())), (k, cell)
+                if cell in walls:
+                    continue
+                for x, player in enumerate(region):
+                    part = oracle.part(k, cell, player)
+                    sides = [d for d, step in enumerate((-1, -w, 1, w)) if cell + step in part]
+                    side = int(parts[k, i, x])
+                    assert side == (sides[0] if sides else NO_SIDE), (k, cell, player)
+                    # A box on a goal still to fill reaches it, pushed or not.
+                    got = {order.index(cell)} if cell in order[k:] else set()
+                    if side != NO_SIDE:
+                        got |= {j for j in range(len(order)) if int(reach[k, i, side]) >> j & 1}
+                    assert got == set(oracle.goals(k, cell, player)), (k, cell, player)
 
 
 @pytest.mark.parametrize("text", [CORRIDOR, "microban 36", "microban 93", "microban 105"])
 def test_the_feasible_count_matches_the_definition(text):
-    level = microban(int(text.split()[1])) if text.startswith("microban") else xsb(text)
+    level = level_of(text)
     rng = np.random.default_rng(7 + len(text))
     puzzle = SokobanPuzzle(level, "pushes", "matching")
     lowered = 0
     for _ in range(3):
         order = [int(g) for g in rng.permutation(sorted(level.goals))]
-        _, table = reach_table(level, order)
-        reached = [plan_goals_reached(level, order, k) for k in range(len(order) + 1)]
+        _, reach, parts = tables(level, order)
+        oracle = PlanReach(level, order)
         ranks = rank_of(puzzle, order)
         for _ in range(30):
-            boxes = goal_heavy_boxes(level, rng, puzzle.dead_squares)
-            arr = np.array(sorted(boxes), np.int32)
+            boxes = sorted(goal_heavy_boxes(level, rng, puzzle.dead_squares))
+            free = sorted(set(level.playable_cells()) - set(boxes))
+            player = free[rng.integers(len(free))]
             packed = next((k for k, g in enumerate(order) if g not in boxes), len(order))
-            want = oracle_feasible(level, order, boxes, reached)
-            got = feasible(table, ranks, puzzle, arr, packed)
-            assert got == want, (sorted(boxes), order)
+            want = oracle_feasible(oracle, boxes, player)
+            assert feasible(puzzle, reach, parts, ranks, boxes, player, packed) == want
             # The same position given as a move of one of its boxes.
-            moved = int(arr[0])
-            arr[0] = -7
-            assert feasible(table, ranks, puzzle, arr, packed, -7, moved) == want
+            moved = [-7] + boxes[1:]
+            assert feasible(puzzle, reach, parts, ranks, moved, player, packed,
+                            -7, boxes[0]) == want
             lowered += want < packed
     assert lowered > 0   # the sample reaches the case the count is for
 
@@ -107,33 +124,55 @@ def test_a_goal_walled_off_by_the_plan_is_not_counted_as_progress():
     level = xsb(CORRIDOR)
     w = level.width
     near, far, outside = w + 7, w + 8, w + 3
-    for order, boxes, want in (([near, far], {near, outside}, 0),
-                               ([far, near], {far, outside}, 1)):
-        puzzle, table = reach_table(level, order)
-        arr = np.array(sorted(boxes), np.int32)
-        assert feasible(table, rank_of(puzzle, order), puzzle, arr, 1) == want
+    for order, boxes, want in (([near, far], [outside, near], 0),
+                               ([far, near], [outside, far], 1)):
+        puzzle, reach, parts = tables(level, order)
+        assert feasible(puzzle, reach, parts, rank_of(puzzle, order), boxes, level.player,
+                        1) == want
 
 
-def test_boxes_that_every_goal_sees_but_that_cannot_share_them_out_do_not_count():
-    """DOOR: every box reaches a goal and every goal a box, yet the left
-    room's two boxes share its one goal: the door packed first counts for
-    nothing (Hall's condition for single boxes and goals would keep it)."""
-    level = xsb(DOOR)
+def test_where_the_player_stands_counts():
+    """WRONG_SIDE: the player right of the last box can only push it away
+    from the last goal, so the packed far goal counts for nothing; with
+    the player left of it, it counts."""
+    level = xsb(WRONG_SIDE)
     w = level.width
-    door, left_goal, right_goals = 2 * w + 4, 3 * w + 3, [2 * w + 5, 2 * w + 7]
-    order = [door, *right_goals, left_goal]
-    puzzle, table = reach_table(level, order)
-    reached = plan_goals_reached(level, order, 1)
-    assert {place for goals in reached.values() for place in goals} == {1, 2, 3}
-    assert all(reached[b] for b in level.boxes if b != door)
-    arr = np.array(sorted(level.boxes), np.int32)
-    assert feasible(table, rank_of(puzzle, order), puzzle, arr, 1) == 0
-    assert oracle_feasible(level, order, level.boxes, [None, reached]) == 0
+    box, far, near = w + 2, w + 6, w + 5
+    order = [far, near]
+    puzzle, reach, parts = tables(level, order)
+    ranks = rank_of(puzzle, order)
+    assert feasible(puzzle, reach, parts, ranks, [box, far], w + 3, 1) == 0
+    assert feasible(puzzle, reach, parts, ranks, [box, far], w + 1, 1) == 1
+
+
+def test_boxes_that_cannot_share_the_goals_out_do_not_count():
+    """A table made by hand: goal 0 packed; the boxes on cells 1 and 2
+    reach only goal 1, the box on cell 3 goals 1 to 3.  Every box reaches
+    a goal and every goal a box (Hall's condition for single ones), yet no
+    matching gives each box a goal of its own: nothing counts."""
+    n_region = 5   # region cell i is grid cell i; the player stands on 4
+    reach = np.zeros((5, n_region, 4), np.uint64)
+    parts = np.full((5, n_region, n_region), NO_SIDE, np.int8)
+    parts[:, :, 4] = 0
+    reach[1, 1, 0] = reach[1, 2, 0] = 0b0010
+    reach[1, 3, 0] = 0b1110
+    ranks = np.array([0, -1, -1, -1, -1], np.int32)
+    index = np.arange(n_region, dtype=np.int32)
+    boxes = np.array([0, 1, 2, 3], np.int32)
+
+    def count():
+        return feasible_packed(reach, parts, ranks, index, boxes, 4, 4, 1, -1, -1,
+                               np.zeros(4, np.uint64), mask_matching_work())
+
+    assert count() == 0
+    reach[1, 2, 0] = 0b0110   # the second box may take goal 2 now
+    assert count() == 1
 
 
 def test_the_table_is_off_for_plans_it_cannot_hold():
-    """An empty table leaves the packed count as it is."""
+    """Empty tables leave the packed count as it is."""
     level = microban(3)
     puzzle = SokobanPuzzle(level, "pushes", "matching")
-    arr = np.array(sorted(level.boxes), np.int32)
-    assert feasible(np.zeros((0, 0), np.uint64), np.full(1, -1, np.int32), puzzle, arr, 2) == 2
+    reach, parts = empty_tables()
+    assert feasible(puzzle, reach, parts, np.full(1, -1, np.int32), sorted(level.boxes),
+                    level.player, 2) == 2
