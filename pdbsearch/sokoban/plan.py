@@ -19,6 +19,7 @@ import numpy as np
 
 from ..byref import by_reference
 from .matching import mask_matching_work
+from .planreach import empty_tables
 
 
 @by_reference
@@ -43,9 +44,8 @@ def naive_plan(n_goals: int, n_grid: int) -> PlanParams:
     """No order: packed = boxes on goals, no OOP zones."""
     return PlanParams(1, np.zeros(n_goals, np.int32), np.zeros((n_goals + 1, n_grid), np.uint8),
                       np.zeros(n_goals, np.int32), np.full(1, n_goals, np.int32),
-                      np.full(n_grid, -1, np.int32), np.zeros((0, 0, 4), np.uint64),
-                      np.zeros((0, 0, 0), np.int8), np.zeros(n_goals, np.uint64),
-                      mask_matching_work())
+                      np.full(n_grid, -1, np.int32), *empty_tables(),
+                      np.zeros(n_goals, np.uint64), mask_matching_work())
 
 
 def goal_areas(goals, deltas) -> dict[int, int]:
