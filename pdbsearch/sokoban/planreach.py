@@ -93,9 +93,6 @@ def plan_reach(inside, deltas, region, index, order, fw, out, parts):
     n_region = region.shape[0]
     n = order.shape[0]
     blocked = np.zeros(inside.shape[0], np.uint8)
-    # lab[b, i]: the part of region cell i once a box stands on region
-    # cell b (a cell of the part; -1: a wall or the box).
-    lab = np.empty((n_region, n_region), np.int32)
     side_lab = np.empty(4, np.int32)
     seen = np.zeros((n_region, 4), np.int64)
     queue = np.empty(4 * n_region, np.int64)
@@ -111,17 +108,18 @@ def plan_reach(inside, deltas, region, index, order, fw, out, parts):
             blocked[region[b]] = 1
             components(region, inside, blocked, deltas, fw)
             blocked[region[b]] = 0
-            for i in range(n_region):
-                c = region[i]
-                lab[b, i] = fw.lab[c] if fw.mark[c] == fw.counters[0] else -1
+            # The part of each side cell (a cell of it; -1: a wall), then
+            # each cell named by the first side in its part.
             for d in range(4):
                 y = region[b] + deltas[d]
-                side_lab[d] = lab[b, index[y]] if inside[y] != 0 else -1
+                side_lab[d] = fw.lab[y] if inside[y] != 0 and fw.mark[y] == fw.counters[0] \
+                    else -1
             for i in range(n_region):
-                if lab[b, i] < 0:
-                    continue
+                c = region[i]
+                if fw.mark[c] != fw.counters[0]:
+                    continue   # a wall or the box
                 for d in range(4):
-                    if side_lab[d] == lab[b, i]:
+                    if side_lab[d] == fw.lab[c]:
                         parts[k, b, i] = d
                         break
         for j in range(k, n):
@@ -143,12 +141,12 @@ def plan_reach(inside, deltas, region, index, order, fw, out, parts):
                 d = st & 3
                 out[k, bi, d] |= bit
                 c = region[bi]
-                side = lab[bi, index[c + deltas[d]]]
+                side = parts[k, bi, index[c + deltas[d]]]
                 # The player walks round the box to the other sides of it.
                 for e in range(4):
                     y = c + deltas[e]
                     if e != d and inside[y] != 0 and blocked[y] == 0 and \
-                            lab[bi, index[y]] == side and seen[bi, e] != stamp:
+                            parts[k, bi, index[y]] == side and seen[bi, e] != stamp:
                         seen[bi, e] = stamp
                         queue[tail] = bi * 4 + e
                         tail += 1
