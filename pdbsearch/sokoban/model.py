@@ -301,7 +301,9 @@ def _validate(walls: np.ndarray, goals: list[int], boxes: list[int],
     if len(boxes) > MAX_BOXES:
         fail(f"the level has {len(boxes)} boxes; the limit is {MAX_BOXES}")
     if len(boxes) != len(set(goals)):
-        fail(f"the level has {len(boxes)} boxes but {len(set(goals))} goals; "
+        n_goals = len(set(goals))
+        fail(f"the level has {len(boxes)} box{'es' if len(boxes) != 1 else ''}"
+             f" but {n_goals} goal{'s' if n_goals != 1 else ''}; "
              "the counts must be equal")
     player = players[0]
     if player in set(boxes):

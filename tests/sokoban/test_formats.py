@@ -192,7 +192,7 @@ def test_box_limit_is_inclusive():
     pytest.param("######\n#@$.@#\n#.$  #\n######\n", 2, 5, "2 players",
                  id="two-players"),
     pytest.param("\n\n######\n#@$. #\n# $  #\n######\n", 3, None,
-                 "2 boxes but 1 goals", id="box-goal-count"),
+                 "2 boxes but 1 goal;", id="box-goal-count"),
     pytest.param("#####\n#@  #\n#####\n", 1, None, "no boxes",
                  id="no-boxes"),
     pytest.param("#####\n#@$.\n#####\n", 2, 2, "walk out", id="walk-out"),
@@ -297,7 +297,7 @@ def test_level_is_immutable_and_hashable():
 
 def test_direct_construction_is_validated():
     level = parse_xsb_collection(ROOM)[0]
-    with pytest.raises(PuzzleFormatError, match="2 boxes but 1 goals"):
+    with pytest.raises(PuzzleFormatError, match="2 boxes but 1 goal;"):
         Level(level.width, level.height, level.walls,
               frozenset([level.cell(3, 1)]), level.boxes, level.player)
     with pytest.raises(PuzzleFormatError, match="on a wall"):
