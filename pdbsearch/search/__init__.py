@@ -73,7 +73,8 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
 
 def _make_fess(puzzle: Puzzle, limits: Limits, alone: bool = False):
     """FESS, in a portfolio with the engines the puzzle names
-    (``puzzle.fess_portfolio()``: ``[(algorithm, weight, share), ...]``,
+    (``puzzle.fess_portfolio()``: ``[(algorithm, weight, share), ...]``, each
+    with an optional fourth term, its share after its opening,
     "fess-only" for the FESS engine itself, a name that is no algorithm for
     an engine of the domain's, ``puzzle.portfolio_engine(name, limits)``),
     or ``alone``; with more than one thread (``limits.threads``), the
@@ -88,8 +89,9 @@ def _make_fess(puzzle: Puzzle, limits: Limits, alone: bool = False):
     # params that the engines after it read.
     members = [Member(member_label(name, weight),
                       ALGORITHMS[name].make(puzzle, weight, limits) if name in ALGORITHMS
-                      else puzzle.portfolio_engine(name, limits), share)
-               for name, weight, share in shares]
+                      else puzzle.portfolio_engine(name, limits), share,
+                      late_share=late[0] if late else None)
+               for name, weight, share, *late in shares]
     return PortfolioSearch(puzzle, members, limits.memory_bytes(), "fess",
                            threads=limits.thread_count())
 

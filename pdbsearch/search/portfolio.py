@@ -27,6 +27,16 @@ say past the memory limit), it takes one over from the helper lane that
 has the most, so that no core stands idle while members take turns
 elsewhere.  The first lane to solve or exhaust stops the others;
 :meth:`stop` (which the driver calls however the search ends) joins them.
+
+**Openings.**  A member with a ``late_share`` (Sokoban's weighted A\* and
+greedy search, which solve what they solve in their first seconds or not
+at all) keeps its ``share`` for its *opening*, the CPU seconds it gets of
+the first :data:`OPENING_SECONDS` of one thread, ``share`` ×
+:data:`OPENING_SECONDS`, and runs at its late share after it.  The
+caller's lane, its members past their openings, then takes over a member
+of the helper lane with the most share, when that makes the two lanes'
+shares closer: the time the openings give back goes to the members that
+solve the hard puzzles, whichever lane they run in.
 """
 
 from __future__ import annotations
@@ -43,6 +53,9 @@ from .common import (EXHAUSTED, EXPANDED, F_LAST, GENERATED, GROW_NODES, NODES, 
 
 #: Target seconds of one member's chunk.
 CHUNK_SECONDS = 0.05
+#: A member with a late share keeps its first share for what it gets of
+#: the first this many seconds of one thread (its opening).
+OPENING_SECONDS = 10.0
 
 
 @dataclass
@@ -52,6 +65,9 @@ class Member:
     label: str
     engine: object
     share: float
+    #: The share after the opening (``share`` × :data:`OPENING_SECONDS` CPU
+    #: seconds); None: ``share`` throughout.
+    late_share: float | None = None
     budget: int = 16
     seconds: float = 0.0          #: CPU seconds used (of the thread that ran it)
     retired: bool = False
@@ -59,6 +75,23 @@ class Member:
     lane: int = 0                 #: 0: the caller's thread; i > 0: helper thread i
     #: Held while a chunk runs: a member moved to another lane never runs in two at once.
     running: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def opening(self) -> float:
+        """CPU seconds the member runs at its first share."""
+        return float("inf") if self.late_share is None else self.share * OPENING_SECONDS
+
+    def current_share(self) -> float:
+        """The share the member runs at now."""
+        return self.share if self.seconds < self.opening() else self.late_share
+
+    def turn(self) -> float:
+        """How far the member is along its shares: its CPU seconds, each
+        divided by the share it ran at.  The member furthest behind runs
+        next."""
+        opening = self.opening()
+        if self.seconds <= opening:
+            return self.seconds / self.share
+        return opening / self.share + (self.seconds - opening) / self.late_share
 
 
 class PortfolioSearch:
@@ -123,7 +156,7 @@ class PortfolioSearch:
         active = [m for m in lane if not m.retired]
         if not active:
             return None
-        return min(active, key=lambda m: m.seconds / m.share)
+        return min(active, key=Member.turn)
 
     def _chunk(self, member: Member, budget: int, lane: int) -> int:
         """One chunk of ``member`` in lane ``lane``: SOLVED, EXHAUSTED or
@@ -171,17 +204,25 @@ class PortfolioSearch:
         self._wake.set()
 
     def _take_over(self) -> Member | None:
-        """The caller's lane has no member left (each retired): move to it
-        an active member of the helper lane with the most, if that lane
-        keeps one, so that the caller's core does not stand idle.  Waits
-        for the member's chunk in progress to end."""
+        """Move to the caller's lane the member of the helper lane with the
+        most share (the one furthest ahead of its share there) when that
+        brings the two lanes' shares closer: when the caller's lane has no
+        member left (each retired), so that its core does not stand idle,
+        or when its members are past their openings.  A lane of one member
+        is never emptied.  Waits for the member's chunk in progress to
+        end; returns the member moved, or None."""
+        if len(self.lanes) < 2:
+            return None
         with self._lock:
-            busiest = max(self.lanes[1:], key=lambda lane: sum(not m.retired for m in lane),
-                          default=[])
+            def lane_share(lane):
+                return sum(m.current_share() for m in lane if not m.retired)
+            busiest = max(self.lanes[1:], key=lane_share)
             active = [m for m in busiest if not m.retired]
             if len(active) < 2:
                 return None
-            member = max(active, key=lambda m: m.seconds / m.share)  # the furthest ahead
+            member = max(active, key=Member.turn)
+            if member.current_share() >= lane_share(busiest) - lane_share(self.lanes[0]):
+                return None
         with member.running:
             busiest.remove(member)
             member.lane = 0
@@ -232,7 +273,8 @@ class PortfolioSearch:
         code = self._ended()
         if code is not None:
             return code
-        member = self._pick(self.lanes[0]) or self._take_over()
+        self._take_over()
+        member = self._pick(self.lanes[0])
         if member is None:
             if any(t.is_alive() for t in self._helpers):
                 # Only helpers left: wait a chunk, so limits are still checked.
@@ -311,7 +353,8 @@ class PortfolioSearch:
             own = m.engine.report() if hasattr(m.engine, "report") else {}
             out["members"][m.label] = {"seconds": round(m.seconds, 4),
                                        "expanded": int(m.engine.stats[EXPANDED]),
-                                       "share": m.share, "retired": m.retired,
+                                       "share": m.share, "late_share": m.late_share,
+                                       "retired": m.retired,
                                        "lane": m.lane, **own}
             for key, value in own.items():
                 out.setdefault(key, value)

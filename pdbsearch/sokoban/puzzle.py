@@ -310,7 +310,7 @@ class SokobanPuzzle(Puzzle):
         """``pushes``, ``steps`` and ``lurd`` of a result (None if unsolved)."""
         return solution_fields(result)
 
-    def fess_portfolio(self) -> list[tuple[str, float, float]]:
+    def fess_portfolio(self) -> list[tuple[str, float, float, float | None]]:
         """``--algo fess``: the perimeter (a backward search whose positions
         the others take as goals, :mod:`.perimeter`), the FESS engine,
         weighted A* (α = 2), greedy search, a second FESS engine whose
@@ -336,12 +336,17 @@ class SokobanPuzzle(Puzzle):
         one thread).  With two threads the FESS engines detach into a
         thread of their own (:mod:`pdbsearch.search.portfolio`), where
         they take turns (a third of it each), and the others keep their
-        shares of the first.  The members and shares are
+        shares of the first.  Weighted A* and greedy search keep their
+        shares for their openings only (what they get of the first 10 s
+        of one thread), then run at a fifth of them: they won no level after
+        2 s in our runs of 20 and 60 s on hard levels, and the FESS
+        engines get the time back (with two threads, the first thread then
+        takes one of them over).  The members and shares are
         :data:`PORTFOLIO_MEMBERS`; ``members`` (the constructor's) keeps
         some of them only."""
         if self.metric != "pushes":
             return []
-        return [(name, weight, share) for name, (weight, share) in PORTFOLIO_MEMBERS.items()
+        return [(name, *terms) for name, terms in PORTFOLIO_MEMBERS.items()
                 if (self.rules.perimeter or name != "perimeter")
                 and (self.members is None or name in self.members)]
 

@@ -13,7 +13,7 @@ import pytest
 
 from pdbsearch.search.common import (EXHAUSTED, EXPANDED, GROW_NODES, N_FSTATS, N_STATS,
                                      RUNNING, SOLVED, STALLED)
-from pdbsearch.search.portfolio import Member, PortfolioSearch
+from pdbsearch.search.portfolio import OPENING_SECONDS, Member, PortfolioSearch
 
 
 class FakeEngine:
@@ -202,6 +202,55 @@ def test_a_lane_of_one_member_is_not_taken_over():
     apart = FakeEngine(200, detachable=True, wait_for=shared.ran)
     p = portfolio([shared, apart], threads=2)
     assert run_until_end(p) == SOLVED and apart.threads.isdisjoint({threading.get_ident()})
+
+
+def test_a_member_runs_at_its_late_share_after_its_opening():
+    # The turns of one lane, with each chunk's CPU seconds given: a member
+    # with a late share keeps its share for share x OPENING_SECONDS of its
+    # own seconds, then runs at its late share.
+    plain = Member("plain", FakeEngine(None), 0.5)
+    fading = Member("fading", FakeEngine(None), 0.5, late_share=0.125)
+    assert fading.opening() == pytest.approx(0.5 * OPENING_SECONDS)
+    assert plain.opening() == float("inf")
+    lane, chunk = [plain, fading], 0.01
+    used = {"opening": [0.0, 0.0], "late": [0.0, 0.0]}
+    for step in range(round(4 * OPENING_SECONDS / chunk)):
+        phase = "opening" if step * chunk < OPENING_SECONDS else "late"
+        member = PortfolioSearch._pick(lane)
+        assert member.current_share() == (0.125 if member is fading and
+                                          member.seconds >= fading.opening() else 0.5)
+        member.seconds += chunk
+        used[phase][lane.index(member)] += chunk
+    assert used["opening"][1] / sum(used["opening"]) == pytest.approx(0.5, abs=0.01)
+    late = used["late"][1] / sum(used["late"])
+    assert late == pytest.approx(0.125 / (0.5 + 0.125), abs=0.01)
+    assert fading.turn() == pytest.approx(plain.turn(), abs=2 * chunk / 0.125)
+
+
+def test_past_the_openings_the_callers_lane_takes_over_a_helpers_member():
+    # Sokoban's shape: three members that stay in the caller's lane, two of
+    # them with openings, and three detachable ones in the helper lane.
+    engines = [FakeEngine(None) for _ in range(3)] + \
+        [FakeEngine(None, detachable=True) for _ in range(3)]
+    shares = [(0.21, None), (0.2, 0.04), (0.09, 0.02), (0.17, None), (0.165, None),
+              (0.165, None)]
+    members = [Member(f"m{i}", e, share, late_share=late)
+               for i, (e, (share, late)) in enumerate(zip(engines, shares))]
+    p = PortfolioSearch(None, members, 1 << 40, "test", threads=2)
+    assert [m.lane for m in members] == [0, 0, 0, 1, 1, 1]
+    for m, seconds in zip(members, (1.0, 0.9, 0.4, 0.7, 0.8, 0.6)):
+        m.seconds = seconds * OPENING_SECONDS / 5
+    assert p._take_over() is None           # 0.5 of share in each lane
+    members[1].seconds = members[1].opening() + 0.1
+    members[2].seconds = members[2].opening() + 0.1
+    # 0.27 against 0.5: the helper member furthest ahead of its share moves
+    assert p._take_over() is members[4] and members[4].lane == 0
+    assert p.lanes[0] == members[:3] + [members[4]] and p.lanes[1] == [members[3], members[5]]
+    assert p._take_over() is None           # 0.44 against 0.335: no closer by moving
+    one = PortfolioSearch(None, [Member("a", FakeEngine(None), 1.0, late_share=0.1)],
+                          1 << 40, "test", threads=2)
+    one.members[0].seconds = 10.0
+    assert one._take_over() is None         # no helper lane
 
 
 @pytest.mark.parametrize("threads, want", [(2, [0, 1, 1]), (3, [0, 1, 2]), (4, [0, 1, 2])])

@@ -75,10 +75,10 @@ def test_the_backward_solver_finds_what_forward_fess_needs_longer_for():
 def test_a_portfolio_of_chosen_members_and_a_clear_error_for_others():
     level = microban(1)
     puzzle = SokobanPuzzle(level, members=("fess-backward", "wastar"))
-    assert [name for name, _, _ in puzzle.fess_portfolio()] == ["wastar", "fess-backward"]
+    assert [name for name, *_ in puzzle.fess_portfolio()] == ["wastar", "fess-backward"]
     full = SokobanPuzzle(level).fess_portfolio()
-    assert [name for name, _, _ in full] == list(PORTFOLIO_MEMBERS)
-    assert sum(share for _, _, share in full) == pytest.approx(1.0)
+    assert [name for name, *_ in full] == list(PORTFOLIO_MEMBERS)
+    assert sum(share for _, _, share, _ in full) == pytest.approx(1.0)
     for bad in (("fess-sideways",), ()):
         with pytest.raises(PdbsearchError, match="portfolio member"):
             SokobanPuzzle(level, members=bad)
