@@ -28,7 +28,7 @@ has the most, so that no core stands idle while members take turns
 elsewhere.  The first lane to solve or exhaust stops the others;
 :meth:`stop` (which the driver calls however the search ends) joins them.
 
-**Openings.**  A member with a ``late_share`` (Sokoban's weighted A\* and
+**Openings.**  A member with a ``late_share`` (Sokoban's weighted A* and
 greedy search, which solve what they solve in their first seconds or not
 at all) keeps its ``share`` for its *opening*, the CPU seconds it gets of
 the first :data:`OPENING_SECONDS` of one thread, ``share`` ×
