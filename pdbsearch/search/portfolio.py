@@ -203,6 +203,11 @@ class PortfolioSearch:
         self._stop.set()
         self._wake.set()
 
+    @staticmethod
+    def _lane_share(lane: list[Member]) -> float:
+        """The shares its active members run at now."""
+        return sum(m.current_share() for m in lane if not m.retired)
+
     def _take_over(self) -> Member | None:
         """Move to the caller's lane the member of the helper lane with the
         most share (the one furthest ahead of its share there) when that
@@ -214,14 +219,13 @@ class PortfolioSearch:
         if len(self.lanes) < 2:
             return None
         with self._lock:
-            def lane_share(lane):
-                return sum(m.current_share() for m in lane if not m.retired)
-            busiest = max(self.lanes[1:], key=lane_share)
+            busiest = max(self.lanes[1:], key=self._lane_share)
             active = [m for m in busiest if not m.retired]
             if len(active) < 2:
                 return None
             member = max(active, key=Member.turn)
-            if member.current_share() >= lane_share(busiest) - lane_share(self.lanes[0]):
+            gap = self._lane_share(busiest) - self._lane_share(self.lanes[0])
+            if member.current_share() >= gap:
                 return None
         with member.running:
             busiest.remove(member)
