@@ -51,7 +51,7 @@ from ..pdb.learned import LearnedPatterns, learned_match
 from .bounds import _pattern_value, heuristic
 from .deadlocks import DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze
 from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, push_distances,
-                       pushable_sides, pushable_sides_after, walk_distances)
+                       gained_sides, pushable_sides, walk_distances)
 from .features import (CONNECTIVITY, HOTSPOTS, N_CELL_FEATURES, N_FEATURES, OUT_OF_PLAN, ROOMS,
                        UNPACKED, FeatureWork, components, components_freeing, feature_work,
                        out_of_plan, pack_rank, packed_by_area, packed_count)
@@ -353,11 +353,9 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                     gain = 0
                     for j in range(n):
                         b = boxes[j]
-                        if b != s:
-                            now = pushable_sides_after(b, c, q, occ, p.inside, p.dead,
-                                                       p.deltas, mw)
-                            if now & ~adv.side_mask[j]:
-                                gain += 1
+                        if b != s and gained_sides(b, c, q, adv.side_mask[j], occ, p.inside,
+                                                   p.dead, p.deltas, mw) != 0:
+                            gain += 1
                     adv.ch_gain[m] = gain
                 m += 1
             occ[c] = 0
