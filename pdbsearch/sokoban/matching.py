@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 _INF = np.int64(1) << 62
 
@@ -142,11 +143,9 @@ def mask_matching_work() -> np.ndarray:
 
 @nb.njit(cache=True, inline="always")
 def _lowest_bit(x):
-    """The index of the lowest set bit of ``x`` (uint64, not 0)."""
-    j = 0
-    while (x >> np.uint64(j)) & np.uint64(1) == 0:
-        j += 1
-    return j
+    """The index of the lowest set bit of ``x`` (uint64, not 0): one
+    instruction, where a loop over the bits took up to 64 steps."""
+    return np.int64(trailing_zeros(x))
 
 
 @nb.njit(cache=True)
