@@ -45,6 +45,7 @@ class AdvisorTables(NamedTuple):
     walk: np.ndarray         #: int32[goal rank, cell]: walking distance from the plan's k-th goal
     oop_dist: np.ndarray     #: int32[step, cell]: pushes from the step's OOP zone
     side_mask: np.ndarray    #: int64[box] scratch: pushable sides the player reaches
+    open_mask: np.ndarray    #: int64[box] scratch: open sides he does not reach
     ch_from: np.ndarray      #: int32[M] scratch: the moved box's cell
     ch_to: np.ndarray        #: int32[M] scratch: its new cell
     ch_gain: np.ndarray      #: int32[M] scratch: newly pushable sides of other boxes
@@ -56,7 +57,8 @@ def advisor_tables(on: bool, n_region: int, n_goals: int, n_grid: int,
     return AdvisorTables(int(on), np.zeros((n_region, n_region), np.uint8),
                          np.full((max(1, n_goals), n_grid), FAR, np.int32),
                          np.zeros((n_goals + 1, n_grid), np.int32),
-                         np.zeros(n_boxes, np.int64), np.zeros(max_children, np.int32),
+                         np.zeros(n_boxes, np.int64), np.zeros(n_boxes, np.int64),
+                         np.zeros(max_children, np.int32),
                          np.zeros(max_children, np.int32), np.zeros(max_children, np.int32))
 
 
@@ -160,6 +162,32 @@ def pushable_sides(b, lab, player_lab, occ, inside, dead, deltas):
         if _push_open(b, k, occ, inside, dead, deltas) and lab[b + deltas[k]] == player_lab:
             mask |= 1 << k
     return mask
+
+
+@nb.njit(cache=True, inline="always")
+def open_sides(b, occ, inside, dead, deltas):
+    """Bit ``k``: side ``k`` of the box on ``b`` is open to a push, whether
+    or not the player gets there (:func:`_push_open`)."""
+    mask = 0
+    for k in range(4):
+        if _push_open(b, k, occ, inside, dead, deltas):
+            mask |= 1 << k
+    return mask
+
+
+@nb.njit(cache=True, inline="always")
+def may_gain_sides(b, s, open_unreached, deltas):
+    """False when no side of the box on ``b`` can turn pushable by the move
+    of the box on ``s``: every side that is open after the move was open
+    before unless ``s`` is next to ``b`` (only the cell ``s`` is freed), so
+    a box with no open side the player did not reach (``open_unreached``)
+    and no neighbour on ``s`` gains none."""
+    if open_unreached != 0:
+        return True
+    for k in range(4):
+        if b + deltas[k] == s:
+            return True
+    return False
 
 
 @nb.njit(cache=True, inline="always")

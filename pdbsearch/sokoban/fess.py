@@ -51,7 +51,8 @@ from ..pdb.learned import LearnedPatterns, learned_match
 from .bounds import _pattern_value, heuristic
 from .deadlocks import DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, may_freeze
 from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, push_distances,
-                       gained_sides, pushable_sides, walk_distances)
+                       gained_sides, may_gain_sides, open_sides, pushable_sides,
+                       walk_distances)
 from .features import (CONNECTIVITY, HOTSPOTS, N_CELL_FEATURES, N_FEATURES, OUT_OF_PLAN, ROOMS,
                        UNPACKED, FeatureWork, components, components_freeing, feature_work,
                        out_of_plan, pack_rank, packed_by_area, packed_count)
@@ -267,6 +268,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
         for i in range(n):
             adv.side_mask[i] = pushable_sides(boxes[i], fw.lab, lab_player, occ, p.inside,
                                               p.dead, p.deltas)
+            adv.open_mask[i] = open_sides(boxes[i], occ, p.inside, p.dead, p.deltas) & \
+                ~adv.side_mask[i]
     lo = -1
     hi = -1
     if p.corral != 0:
@@ -353,8 +356,9 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                     gain = 0
                     for j in range(n):
                         b = boxes[j]
-                        if b != s and gained_sides(b, c, q, adv.side_mask[j], occ, p.inside,
-                                                   p.dead, p.deltas, mw) != 0:
+                        if b != s and may_gain_sides(b, s, adv.open_mask[j], p.deltas) and \
+                                gained_sides(b, c, q, adv.side_mask[j], occ, p.inside, p.dead,
+                                             p.deltas, mw) != 0:
                             gain += 1
                     adv.ch_gain[m] = gain
                 m += 1
