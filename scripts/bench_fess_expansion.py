@@ -32,6 +32,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from pdbsearch.cli.options import positive_int, positive_int_list
 from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import machine_info
 
@@ -47,10 +48,7 @@ def parse_level_spec(spec: str) -> tuple[Path, list[int]]:
     path, _, numbers = spec.rpartition(":")
     if not path or not numbers:
         raise argparse.ArgumentTypeError(f"{spec!r}: expected FILE:N,N,...")
-    try:
-        levels = [int(n) for n in numbers.split(",")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{spec!r}: level numbers must be integers") from None
+    levels = positive_int_list(numbers)
     file = Path(path) if Path(path).is_absolute() else ROOT / path
     if not file.is_file():
         raise argparse.ArgumentTypeError(f"{file}: no such file")
@@ -89,8 +87,8 @@ def main() -> int:
                         help="levels to run (default: a few bundled hard levels)")
     parser.add_argument("--members", default="fess-nearest",
                         help="the portfolio member to run alone (default fess-nearest)")
-    parser.add_argument("--nodes", type=int, default=30000, help="expansions a run")
-    parser.add_argument("--repeat", type=int, default=2, help="runs of each code a level")
+    parser.add_argument("--nodes", type=positive_int, default=30000, help="expansions a run")
+    parser.add_argument("--repeat", type=positive_int, default=2, help="runs of each code a level")
     parser.add_argument("--json", default="bench-results/bench_fess_expansion.json")
     args = parser.parse_args()
     if len(args.code) < 2:
