@@ -64,8 +64,8 @@ from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
 from .goalrooms import GoalRoomTables, goal_room_tables, goal_rooms, room_allows, room_targets
 from .macros import MacroWork, box_macros, macro_path, macro_work, prepare_splits, split_at
 from .matching import mask_matching_work
-from .packing import PackingSearch, oop_zones
-from .plan import PlanParams, goal_areas, naive_plan, split_by_area
+from .packing import PackingSearch, oop_zones, reach_from_starts
+from .plan import PlanParams, goal_areas, naive_plan, parking_arrays, split_by_area
 from .planreach import empty_tables, feasible_packed, plan_reach, plan_tables, table_fits
 from .probe import (HITS, KEPT, PROBES, PROVED, REACHED, SPENT, ProbeWork, known_dead,
                     probe_dead, probe_work)
@@ -239,7 +239,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                                                   on_goals)
     apacked -= packed - feasible_packed(plan.reach, plan.parts, plan.rank_of, p.player_index,
                                         boxes, n, player, packed, -1, -1, plan.free_masks,
-                                        plan.match_work)
+                                        plan.match_work, plan.park_start, plan.park_cells, occ)
     rooms = obstructed_links(fp.rooms, boxes, n)
     room_targets(fp.goal_rooms, boxes, n, occ)
     hot = position_hotspots(fp.hot, p.player_index, boxes, n)
@@ -319,7 +319,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                                                                   plan.naive, occ, c_goals)
                 c_apacked -= c_packed - feasible_packed(plan.reach, plan.parts, plan.rank_of,
                                                         p.player_index, boxes, n, q, c_packed,
-                                                        s, c, plan.free_masks, plan.match_work)
+                                                        s, c, plan.free_masks, plan.match_work,
+                                                        plan.park_start, plan.park_cells, occ)
                 c_dist = dist - _distance(p, s) + _distance(p, c)
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
@@ -395,7 +396,8 @@ class SokobanFessDomain(FessDomain):
     ``by_goal_area``: the packed feature counts each goal area's part of
     the plan apart (:mod:`.plan`), so that an area filled in its order
     counts while another waits, whatever order the pull game interleaved
-    them in;
+    them in; ``park_boxes``: a packed prefix counts only with the boxes
+    the plan parks by then in place (:mod:`.planreach`);
     the ``use_*`` switches turn a part off (the plan, room links,
     hotspots, stuck patterns, dead-end probes, the goal-room macro).
     """
@@ -406,11 +408,13 @@ class SokobanFessDomain(FessDomain):
     def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True,
                  use_rooms: bool = True, use_hotspots: bool = True, use_stuck: bool = True,
                  use_probes: bool = True, block_goal_starts: bool = False,
-                 use_goal_rooms: bool = True, by_goal_area: bool = False):
+                 use_goal_rooms: bool = True, by_goal_area: bool = False,
+                 park_boxes: bool = True):
         puzzle.check_algorithm("fess-only")
         self.puzzle = puzzle
         self.limits = limits
         self.by_goal_area = by_goal_area
+        self.park_boxes = park_boxes
         level = puzzle.level
         n_grid = level.width * level.height
         base = puzzle.params
@@ -510,6 +514,11 @@ class SokobanFessDomain(FessDomain):
                 adv = adv._replace(walk=walk, oop_dist=oop_dist)
             area_of = goal_areas(order, p.deltas) if self.by_goal_area else {}
             split, area_end = split_by_area(order, area_of)
+            starts = sorted(self.puzzle.level.boxes)
+
+            def reachable(k):
+                return reach_from_starts(p.inside, p.deltas, order[:k], starts)
+
             rank_of = np.full(p.inside.shape[0], -1, np.int32)
             rank_of[order] = np.arange(len(order), dtype=np.int32)
             reach, parts = empty_tables()
@@ -517,10 +526,14 @@ class SokobanFessDomain(FessDomain):
                 reach, parts = plan_tables(len(order), len(p.index_cell))
                 plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, order,
                            self.params.fw, reach, parts)
+            parking = self._packing.parking() if self.park_boxes else {}
+            park_start, park_cells = parking_arrays(order, parking, reachable)
             self.params = self.params._replace(
                 plan=PlanParams(0, order, zone, split, area_end, rank_of, reach, parts,
-                                np.zeros(len(order), np.uint64), mask_matching_work()), adv=adv)
+                                np.zeros(len(order), np.uint64), mask_matching_work(),
+                                park_start, park_cells), adv=adv)
             self.plan_info["plan"] = "packing order"
+            self.plan_info["parking_steps"] = int(np.count_nonzero(np.diff(park_start)))
             self.plan_info["plan_reach"] = bool(reach.shape[0])
         self._packing = None
 

@@ -532,6 +532,18 @@ def push_reach(inside, deltas, start, out):
                 tail += 1
 
 
+def reach_from_starts(inside, deltas, walls, starts) -> np.ndarray:
+    """Where a lone box from any of the ``starts`` can be pushed
+    (:func:`push_reach`) with the ``walls`` cells walled up too."""
+    open_cells = inside.copy()
+    open_cells[np.asarray(walls, np.int64)] = 0
+    out = np.zeros(inside.shape[0], np.uint8)
+    for s in starts:
+        if open_cells[s] != 0 and out[s] == 0:
+            push_reach(open_cells, deltas, s, out)
+    return out
+
+
 class PullDomain(FessDomain):
     """The backward (pull) game of a level on the FESS protocol."""
 
@@ -635,6 +647,30 @@ def goal_depths(level, goals) -> dict[int, int]:
     return depth
 
 
+def parked_boxes(first_empty: dict[int, int], boxes_at: list[set[int]],
+                 goals) -> dict[int, frozenset[int]]:
+    """The boxes a plan keeps *parked* when it fills each goal.
+
+    ``first_empty[g]`` is the step of the backward path at which goal
+    ``g`` first loses its box, ``boxes_at[t]`` the boxes after step ``t``.
+    Forward, ``g`` is filled in the position just before that step; the
+    boxes standing then off the goals already filled for good (the goals
+    the path empties at that step or later, and those it never empties)
+    have come from their start squares and wait there for their turn: a
+    box parked in a pocket that only the goals around it open (Disciple
+    20, *The octopus' hole*: three boxes wait behind goals the plan fills
+    before theirs).  Most plans park none: the backward path takes each
+    box off the board as soon as it can."""
+    never = {g for g in goals if g not in first_empty}
+    parked: dict[int, frozenset[int]] = {}
+    for g, t in first_empty.items():
+        final = never | {h for h, th in first_empty.items() if th >= t}
+        cells = frozenset(boxes_at[t - 1] - final)
+        if cells:
+            parked[g] = cells
+    return parked
+
+
 class PackingSearch:
     """The backward search for a packing order, run in slices of time.
 
@@ -653,6 +689,7 @@ class PackingSearch:
         self.spent = 0.0
         self.outcome = "running"
         self.puzzle = puzzle
+        self._parking: dict[int, frozenset[int]] = {}
 
     def load_kernels(self) -> None:
         """Compile (or load) the pull game's kernels."""
@@ -692,8 +729,10 @@ class PackingSearch:
         first_empty: dict[int, int] = {}
         removed = 0
         previous = None
+        boxes_at = []
         for t, key in enumerate(keys):
             boxes = self.domain.boxes_of(key)
+            boxes_at.append(boxes)
             if previous is not None:
                 for cell in previous - boxes:
                     if cell in level.goals and cell not in first_empty:
@@ -701,11 +740,18 @@ class PackingSearch:
                 if len(boxes) < len(previous):
                     removed += 1
             previous = boxes
+        self._parking = parked_boxes(first_empty, boxes_at, level.goals)
         depth = goal_depths(level, level.goals)
         never = sorted((g for g in level.goals if g not in first_empty),
                        key=lambda g: (-depth[g], g))
         emptied = sorted(first_empty, key=lambda g: (-first_empty[g], g))
         return never + emptied, removed
+
+    def parking(self) -> dict[int, frozenset[int]]:
+        """After :meth:`order`: for each goal the plan fills, the cells off
+        the goals filled by then where boxes already stand (forward) when
+        it is filled (:func:`parked_boxes`)."""
+        return self._parking
 
     def describe(self) -> dict:
         """Figures of the backward search."""

@@ -9,6 +9,12 @@ the longest prefix of each area's part of the order (``split``,
 ``area_end``; one area when the plan is read whole).
 When no order is known the plan is *naive*: packed counts the boxes on
 goals (Festival's ``NAIVE`` scoring).
+
+A plan may also *park* boxes: the backward path it is read from can leave
+a box waiting off the goals while others are filled, in a pocket that
+those goals then shut (:meth:`.packing.PackingSearch.parking`,
+:func:`parking_arrays`); a prefix counts only with its parked boxes in
+place (:func:`.planreach.feasible_packed`).
 """
 
 from __future__ import annotations
@@ -38,6 +44,10 @@ class PlanParams(NamedTuple):
     # search, so no two threads share it).
     free_masks: np.ndarray  #: uint64[goals]: the goals each box off the prefix reaches
     match_work: np.ndarray  #: int32: :func:`.matching.mask_matching_work`
+    #: int32[goals + 2]: the cells parked when ``k`` goals are packed are
+    #: ``park_cells[park_start[k] : park_start[k + 1]]`` (:func:`parking_arrays`)
+    park_start: np.ndarray
+    park_cells: np.ndarray  #: int32: the parked cells, step by step
 
 
 def naive_plan(n_goals: int, n_grid: int) -> PlanParams:
@@ -45,7 +55,47 @@ def naive_plan(n_goals: int, n_grid: int) -> PlanParams:
     return PlanParams(1, np.zeros(n_goals, np.int32), np.zeros((n_goals + 1, n_grid), np.uint8),
                       np.zeros(n_goals, np.int32), np.full(1, n_goals, np.int32),
                       np.full(n_grid, -1, np.int32), *empty_tables(),
-                      np.zeros(n_goals, np.uint64), mask_matching_work())
+                      np.zeros(n_goals, np.uint64), mask_matching_work(),
+                      *parking_arrays(np.zeros(n_goals, np.int32), {}))
+
+
+def parking_arrays(order, parking: dict[int, frozenset[int]],
+                   reachable=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(park_start, park_cells)`` of a plan: step ``k`` (the first ``k``
+    goals of ``order`` packed) parks the cells ``parking`` gives the
+    ``k``-th goal (:meth:`.packing.PackingSearch.parking`).
+
+    A box the backward path happened to leave on a cell a while is not
+    always one that must wait there: ``reachable(k)`` (a mask over the
+    cells) tells where a box from a start square can still be pushed with
+    the first ``k`` goals as walls, and a cell is kept over a run of steps
+    that park it only if some step of the run shuts it off, so that its
+    box must have come before."""
+    n = len(order)
+    steps = [set(parking.get(int(order[k - 1]), ())) for k in range(1, n + 1)]
+    if reachable is not None:
+        masks: dict[int, np.ndarray] = {}
+        for k in range(1, n + 1):
+            for cell in list(steps[k - 1]):
+                run = [k]
+                j = k + 1
+                while j <= n and cell in steps[j - 1]:
+                    run.append(j)
+                    j += 1
+                shut = False
+                for j in run:
+                    if j not in masks:
+                        masks[j] = reachable(j)
+                    shut = shut or masks[j][cell] == 0
+                if not shut:
+                    for j in run:
+                        steps[j - 1].discard(cell)
+    start = np.zeros(n + 2, np.int32)
+    cells: list[int] = []
+    for k in range(1, n + 1):
+        cells.extend(sorted(steps[k - 1]))
+        start[k + 1] = len(cells)
+    return start, np.array(cells, np.int32)
 
 
 def goal_areas(goals, deltas) -> dict[int, int]:

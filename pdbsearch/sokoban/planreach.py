@@ -34,6 +34,17 @@ one box reaches either of two goals).  It is a judgement on the plan,
 not a deadlock (a packed box may still be taken out again): it only
 lowers the feature.
 
+**Parked boxes.**  A plan read from a backward path may need boxes to
+wait in a pocket before the goals around it are filled: Disciple 20 (*The
+octopus' hole*) fills seven goals of its goal area, three of which shut a
+pocket of floor that only those goals open, and three boxes must be
+parked in it first.  Packed before them, the seven leave the last goals
+out of reach, but the matching fails only from the fifth goal on: the
+trap counted four, as much as a position on the right way, and the
+search kept returning to it.  The count therefore
+also asks that the boxes the plan parks by step ``k`` stand where it parks
+them (:func:`parked_at`; :func:`.plan.parking_arrays`).
+
 **Cost.** The tables take 32 + ``region`` bytes per region cell and plan
 step (``(goals + 1) × region × (32 + region)``: 2.0 MB for 14 goals on
 350 cells), and their making one flood of the region per region cell
@@ -162,20 +173,41 @@ def plan_reach(inside, deltas, region, index, order, fw, out, parts):
 
 
 @nb.njit(cache=True, inline="always")
+def parked_at(park_start, park_cells, occ, k):
+    """Whether the boxes the plan has parked when its first ``k`` goals
+    are packed (:func:`.plan.parking_arrays`) all stand on their cells
+    (``occ``)."""
+    for j in range(park_start[k], park_start[k + 1]):
+        if occ[park_cells[j]] == 0:
+            return False
+    return True
+
+
+@nb.njit(cache=True, inline="always")
 def feasible_packed(reach, parts, rank_of, index, boxes, n, player, packed, moved_from,
-                    moved_to, masks, work):
+                    moved_to, masks, work, park_start, park_cells, occ):
     """The largest ``k <= packed`` at which the plan can still be finished
     with its first ``k`` goals as walls (see the module doc), the box of
     ``moved_from`` standing on ``moved_to`` (-1, -1: the position as it
-    is) and the player on ``player`` (any cell he can walk to); ``packed``
-    itself when the table is off.  ``masks`` (uint64, one per box) and
-    ``work`` (:func:`.matching.mask_matching_work`) are scratch."""
+    is) and the player on ``player`` (any cell he can walk to), and the
+    boxes the plan has parked by step ``k`` stand where it parks them
+    (``occ`` marks the boxes, the move made: a prefix packed before its
+    boxes were parked shut them out, :meth:`.packing.PackingSearch.parking`).
+    Without the table, the largest such ``k`` that parks its boxes.
+    ``masks`` (uint64, one per box) and ``work``
+    (:func:`.matching.mask_matching_work`) are scratch."""
     n_goals = reach.shape[0] - 1
     if n_goals < 0 or packed >= n_goals:
-        return packed
+        k = packed
+        while k > 0 and not parked_at(park_start, park_cells, occ, k):
+            k -= 1
+        return k
     full = (~np.uint64(0)) >> np.uint64(64 - n_goals)
     k = packed
     while k > 0:
+        if not parked_at(park_start, park_cells, occ, k):
+            k -= 1
+            continue
         need = full & ~((np.uint64(1) << np.uint64(k)) - np.uint64(1))
         union = np.uint64(0)
         rows = 0

@@ -368,7 +368,9 @@ class SokobanPuzzle(Puzzle):
         apart (:class:`.fess.SokobanFessDomain`, ``h_rank``,
         ``block_goal_starts``, ``by_goal_area``; :mod:`.packing`,
         :mod:`.plan`), without the first's goal-room macros
-        (:mod:`.goalrooms`), and ``fess-backward``,
+        (:mod:`.goalrooms`) and without its parked boxes (``park_boxes``:
+        a rule that slows some levels, so one engine keeps the other way),
+        and ``fess-backward``,
         FESS on the pull game from the solved position to the start
         (:mod:`.pullsolve`)."""
         if name == "perimeter":
@@ -381,7 +383,8 @@ class SokobanPuzzle(Puzzle):
             return FessSearch(self, limits, SokobanFessDomain(self, limits, h_rank=False,
                                                               block_goal_starts=True,
                                                               use_goal_rooms=False,
-                                                              by_goal_area=True))
+                                                              by_goal_area=True,
+                                                              park_boxes=False))
         if name == "fess-backward":
             from .pullsolve import PullSolveSearch
             return PullSolveSearch(self, limits)

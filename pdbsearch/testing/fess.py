@@ -333,18 +333,22 @@ class PlanReach:
         return frozenset(goals)
 
 
-def feasible_packed(reach: PlanReach, boxes, player: int) -> int:
+def feasible_packed(reach: PlanReach, boxes, player: int, parked=None) -> int:
     """The packed count (the longest prefix of ``reach.order`` holding
     boxes) lowered to the largest ``k`` at which the boxes off the first
     ``k`` goals can be given the goals ``order[j]``, ``j >= k``, one each,
     every box one it reaches from where the player stands
-    (:meth:`PlanReach.goals`)."""
+    (:meth:`PlanReach.goals`), and boxes stand on the cells ``parked[k]``
+    (a set per step, none by default) the plan has them wait on by then."""
     order = reach.order
     boxes = set(boxes)
+    parked = parked or {}
     packed = next((k for k, g in enumerate(order) if g not in boxes), len(order))
-    if packed == len(order):
-        return packed
     for k in range(packed, 0, -1):
+        if not parked.get(k, set()) <= boxes:
+            continue
+        if k == len(order):
+            return k
         rest = sorted(boxes - set(order[:k]))
         if all_matched([reach.goals(k, b, player) for b in rest]):
             return k

@@ -211,7 +211,8 @@ THREE_AREAS = """\
 
 
 @pytest.mark.parametrize("by_goal_area", [False, True])
-@pytest.mark.parametrize("text", [THREE_AREAS, "microban 95", "microban 105"])
+@pytest.mark.parametrize("text", [THREE_AREAS, "microban 95", "microban 105", "microban 11",
+                                  "microban 98"])
 def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_area):
     from pdbsearch.search.result import Limits as Limits_
     from pdbsearch.sokoban.features import UNPACKED
@@ -231,12 +232,16 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
     assert sorted(order) == sorted(level.goals)
 
     reach = PlanReach(level, order)
+    plan = domain.params.plan
+    parked = {k: set(plan.park_cells[plan.park_start[k]:plan.park_start[k + 1]].tolist())
+              for k in range(1, len(order) + 1)}
 
     def packed(boxes, player):
-        # The prefix the other boxes cannot finish around is not counted
-        # (:mod:`pdbsearch.sokoban.planreach`), whole or by area.
+        # The prefix the other boxes cannot finish around, or packed before
+        # the boxes it parks, is not counted (:mod:`pdbsearch.sokoban.planreach`),
+        # whole or by area.
         prefix = next((k for k, g in enumerate(order) if g not in boxes), len(order))
-        lost = prefix - feasible_packed(reach, boxes, player)
+        lost = prefix - feasible_packed(reach, boxes, player, parked)
         if by_goal_area:
             return packed_by_goal_area(level, order, boxes) - lost
         return prefix - lost
@@ -256,3 +261,58 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
         assert info[1 + UNPACKED] == n - packed(boxes, player)
         for (child_boxes, child_player), (_, _, feat, _) in children.items():
             assert feat[UNPACKED] == n - packed(child_boxes, child_player)
+
+
+# -- boxes the plan parks ------------------------------------------------------------
+
+
+def test_the_backward_path_parks_the_boxes_it_leaves_off_the_final_goals():
+    from pdbsearch.sokoban.packing import parked_boxes
+
+    # Goals 1, 2, 3.  Backward: goal 1's box is pulled to cell 5 (step 1),
+    # goal 2's box taken off (step 2), goal 3's (step 3), then cell 5's.
+    # Forward, the box on 5 came first and waits there while goals 3 and
+    # 2 are filled; goal 1 is filled last, by that box.
+    boxes_at = [{1, 2, 3}, {2, 3, 5}, {3, 5}, {5}, set()]
+    first_empty = {1: 1, 2: 2, 3: 3}
+    assert parked_boxes(first_empty, boxes_at, {1, 2, 3}) == {2: {5}, 3: {5}}
+    # A goal the path never empties is filled for good from the start.
+    assert parked_boxes({1: 1}, [{1, 2}, {2, 5}], {1, 2}) == {}
+
+
+@pytest.mark.parametrize("shut", [[], [2], [1, 2]])
+def test_a_parked_cell_counts_over_its_run_of_steps_only_if_the_run_shuts_it_off(shut):
+    from pdbsearch.sokoban.plan import parking_arrays
+
+    order = [3, 2, 1]                       # step 1 fills goal 3, step 2 goal 2, step 3 goal 1
+    parking = {3: frozenset({5}), 2: frozenset({5}), 1: frozenset({6})}
+
+    def reachable(k):
+        mask = np.ones(8, np.uint8)
+        if k in shut:
+            mask[5] = 0
+        return mask
+
+    start, cells = parking_arrays(order, parking, reachable)
+    steps = [sorted(cells[start[k]:start[k + 1]].tolist()) for k in range(1, 4)]
+    five = [5] if shut else []
+    assert steps == [five, five, []]         # cell 6 is never shut off: not parked
+    start, cells = parking_arrays(order, parking)
+    assert [sorted(cells[start[k]:start[k + 1]].tolist()) for k in range(1, 4)] == [[5], [5], [6]]
+
+
+@pytest.mark.parametrize("park_boxes", [True, False])
+def test_the_plan_parks_boxes_only_when_asked(park_boxes):
+    """Microban 98's plan parks boxes (:func:`parked_boxes`); the second
+    FESS engine of the portfolio reads its plan without them."""
+    from pdbsearch.search.result import Limits as Limits_
+    from pdbsearch.sokoban.fess import SokobanFessDomain
+
+    puzzle = SokobanPuzzle(microban(98), "pushes", "matching")
+    domain = SokobanFessDomain(puzzle, Limits_(), park_boxes=park_boxes)
+    while not domain.prepare(0.5):
+        pass
+    plan = domain.params.plan
+    steps = int(np.count_nonzero(np.diff(plan.park_start)))
+    assert domain.plan_info["parking_steps"] == steps
+    assert (steps > 0) == park_boxes

@@ -9,6 +9,7 @@ import pytest
 
 from pdbsearch.sokoban.features import feature_work
 from pdbsearch.sokoban.matching import mask_matching_work
+from pdbsearch.sokoban.plan import parking_arrays
 from pdbsearch.sokoban.planreach import (NO_SIDE, empty_tables, feasible_packed, plan_reach,
                                          plan_tables)
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
@@ -53,7 +54,8 @@ def feasible(puzzle, reach, parts, ranks, boxes, player, packed, moved_from=-1, 
     arr = np.array(boxes, np.int32)
     return feasible_packed(reach, parts, ranks, puzzle.params.player_index, arr, len(arr),
                            player, packed, moved_from, moved_to, np.zeros(len(arr), np.uint64),
-                           mask_matching_work())
+                           mask_matching_work(), *parking_arrays(ranks[ranks >= 0], {}),
+                           np.zeros(len(ranks), np.uint8))
 
 
 def level_of(text):
@@ -162,11 +164,41 @@ def test_boxes_that_cannot_share_the_goals_out_do_not_count():
 
     def count():
         return feasible_packed(reach, parts, ranks, index, boxes, 4, 4, 1, -1, -1,
-                               np.zeros(4, np.uint64), mask_matching_work())
+                               np.zeros(4, np.uint64), mask_matching_work(),
+                               *parking_arrays([0, 1, 2, 3], {}), np.zeros(5, np.uint8))
 
     assert count() == 0
     reach[1, 2, 0] = 0b0110   # the second box may take goal 2 now
     assert count() == 1
+
+
+@pytest.mark.parametrize("table", [True, False])
+def test_a_prefix_packed_before_the_boxes_it_parks_does_not_count(table):
+    """Two goals on cells 0 and 1 (plan order), every box reaching every
+    goal; step 1 parks a box on cell 3.  With a box there the first goal
+    counts; with the box on cell 2 the matching alone would count it, the
+    parking does not (with the table, or without: then only the parking
+    lowers the count)."""
+    n_region = 5
+    reach = np.zeros((3, n_region, 4), np.uint64)
+    parts = np.full((3, n_region, n_region), NO_SIDE, np.int8)
+    parts[:, :, 4] = 0
+    reach[1, :, 0] = 0b10
+    if not table:
+        reach, parts = empty_tables()
+    ranks = np.array([0, 1, -1, -1, -1], np.int32)
+    index = np.arange(n_region, dtype=np.int32)
+    park = parking_arrays([0, 1], {0: frozenset({3})})
+
+    def count(other):
+        boxes = np.array([0, other], np.int32)
+        occ = np.zeros(n_region, np.uint8)
+        occ[boxes] = 1
+        return feasible_packed(reach, parts, ranks, index, boxes, 2, 4, 1, -1, -1,
+                               np.zeros(2, np.uint64), mask_matching_work(), *park, occ)
+
+    assert count(3) == 1
+    assert count(2) == 0
 
 
 def test_the_table_is_off_for_plans_it_cannot_hold():
