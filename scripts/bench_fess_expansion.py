@@ -32,7 +32,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pdbsearch.cli.options import positive_int, positive_int_list
+from pdbsearch.cli.options import portfolio_members, positive_int, positive_int_list
 from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import machine_info
 
@@ -85,7 +85,7 @@ def main() -> int:
                         metavar="NAME=DIR", help="a copy of the code (two or more)")
     parser.add_argument("--level", type=parse_level_spec, action="append", metavar="FILE:N,...",
                         help="levels to run (default: a few bundled hard levels)")
-    parser.add_argument("--members", default="fess-nearest",
+    parser.add_argument("--members", type=portfolio_members, default=("fess-nearest",),
                         help="the portfolio member to run alone (default fess-nearest)")
     parser.add_argument("--nodes", type=positive_int, default=30000, help="expansions a run")
     parser.add_argument("--repeat", type=positive_int, default=2, help="runs of each code a level")
@@ -93,6 +93,9 @@ def main() -> int:
     args = parser.parse_args()
     if len(args.code) < 2:
         parser.error("give at least two --code")
+    if len(args.members) != 1:
+        parser.error("--members: name one member (the script times one engine alone)")
+    member = args.members[0]
     levels = args.level or [parse_level_spec(spec) for spec in DEFAULT_LEVELS]
     names = [name for name, _ in args.code]
     rows = []
@@ -103,7 +106,7 @@ def main() -> int:
             runs: dict[str, list[dict]] = {name: [] for name in names}
             for _ in range(args.repeat):
                 for name, code in args.code:
-                    runs[name].append(run_once(code, file, level, args.members, args.nodes))
+                    runs[name].append(run_once(code, file, level, member, args.nodes))
             best = {name: min(r["seconds"] for r in runs[name]) for name in names}
             counts = {(r["expanded"], r["generated"]) for rs in runs.values() for r in rs}
             same = len(counts) == 1
@@ -113,7 +116,7 @@ def main() -> int:
                   + "".join(f"{r:>16.3f}" for r in ratios) + ("  yes" if same else "  NO"))
             rows.append({"file": str(file), "level": level, "best_seconds": best,
                          "runs": runs, "same_search": same})
-    for i, n in enumerate(names[1:]):
+    for n in names[1:]:
         logs = [math.log(r["best_seconds"][n] / r["best_seconds"][names[0]]) for r in rows
                 if r["same_search"]]
         if logs:
@@ -121,7 +124,7 @@ def main() -> int:
                   f"{math.exp(sum(logs) / len(logs)):.3f}")
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(out, json.dumps({"machine": machine_info(), "members": args.members,
+    atomic_write_text(out, json.dumps({"machine": machine_info(), "members": member,
                                        "nodes": args.nodes, "repeat": args.repeat,
                                        "codes": {n: str(c) for n, c in args.code},
                                        "levels": rows}, indent=1))

@@ -70,26 +70,21 @@ def parking_arrays(order, parking: dict[int, frozenset[int]],
     cells) tells where a box from a start square can still be pushed with
     the first ``k`` goals as walls, and a cell is kept over a run of steps
     that park it only if some step of the run shuts it off, so that its
-    box must have come before."""
+    box must have come before.  Each step walls up more, so that is the
+    run's last step."""
     n = len(order)
     steps = [set(parking.get(int(order[k - 1]), ())) for k in range(1, n + 1)]
     if reachable is not None:
         masks: dict[int, np.ndarray] = {}
         for k in range(1, n + 1):
             for cell in list(steps[k - 1]):
-                run = [k]
-                j = k + 1
-                while j <= n and cell in steps[j - 1]:
-                    run.append(j)
-                    j += 1
-                shut = False
-                for j in run:
-                    if j not in masks:
-                        masks[j] = reachable(j)
-                    shut = shut or masks[j][cell] == 0
-                if not shut:
-                    for j in run:
-                        steps[j - 1].discard(cell)
+                end = k
+                while end < n and cell in steps[end]:
+                    end += 1
+                if end not in masks:
+                    masks[end] = reachable(end)
+                if masks[end][cell] != 0:
+                    steps[k - 1].discard(cell)
     start = np.zeros(n + 2, np.int32)
     cells: list[int] = []
     for k in range(1, n + 1):
