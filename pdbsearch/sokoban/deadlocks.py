@@ -49,6 +49,24 @@ wall), ``dead[c]`` is 1 on dead squares (all 0 when that rule is off).
   every algorithm asks it whenever a push freezes a box on its goal, the
   moment the frozen set grows (with the player behind the pushed box; a
   box leaving the last region that feeds a goal is left to FESS).
+  Here the pull away from an empty goal also follows the player
+  (:func:`_aware_cut_off`): a state is the box's cell and the side the
+  player stands on, and a pull to side ``s`` needs ``s`` joined to the
+  player's side around the box (the boxes that never move and the box
+  itself as walls, the other boxes gone).  The goal is fed when the pull
+  reaches a cell holding a box that can move with the player's own cell
+  on the side the pull left it (Kevin01 1: a goal below a cell that only
+  a frozen box and the goal's own column open onto: a box can be pulled
+  up out of the goal, but the player pulling it is then shut in, and the
+  boxes that could come there can only be pushed down from that cell).
+  Sound: the box that will fill the goal moves by pushes whose player
+  walks avoid the box, the boxes that never move and the walls, so its
+  pushes read backwards are such pulls, the first of them from the side
+  where the player, now, can walk to.  Which sides of a cell are joined
+  once the box stands there comes from one depth-first search of the
+  cells the set leaves open (cut vertices, Hopcroft and Tarjan): side
+  cells in one child's subtree of low point at least the cell's number
+  are cut off from the others, as is the player's cell.
 * **Corrals** (:func:`corral_restriction`): a corral ``R`` is a connected
   set of empty region cells the player cannot reach; its *barrier* is the
   set of boxes next to it (the other neighbours of ``R`` are walls).  Until
@@ -95,9 +113,12 @@ wall), ``dead[c]`` is 1 on dead squares (all 0 when that rule is off).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
+from ..byref import by_reference
 from .tables import UNREACHABLE
 
 #: Outcomes of the move-pruning rules.
@@ -287,16 +308,169 @@ def _flood_area(head, tail, occ, inside, deltas, mark, tag, seen, stamp, queue):
     return tail
 
 
+@by_reference
+class CutWork(NamedTuple):
+    """Scratch of the player-aware pull (:func:`_aware_cut_off`): one entry
+    per grid cell, four per cell for the pull's states."""
+
+    visit: np.ndarray     #: int64: stamp of the cells the depth-first search numbered
+    disc: np.ndarray      #: int32: a cell's number, in the order the search met it
+    low: np.ndarray       #: int32: its low point
+    end: np.ndarray       #: int32: one past the last number of its subtree
+    parent: np.ndarray    #: int32: its parent in the search tree (-1 at a root)
+    root: np.ndarray      #: int32: the root of its tree
+    step: np.ndarray      #: int32: the next direction the search tries from it
+    stack: np.ndarray     #: int32: the search's stack of cells
+    state: np.ndarray     #: int64[4 * cell]: stamps of the pull's states
+    queue: np.ndarray     #: int32[4 * cell]: the pull's queue of states
+    counters: np.ndarray  #: int64[2]: the stamps of ``visit`` and of ``state``
+
+
+def cut_work(n_grid: int) -> CutWork:
+    """Fresh scratch of :func:`stranded_goal_deadlock`'s pull for a grid of
+    ``n_grid`` cells (48 bytes a cell)."""
+    per_cell = {"visit": np.int64, "disc": np.int32, "low": np.int32, "end": np.int32,
+                "parent": np.int32, "root": np.int32, "step": np.int32, "stack": np.int32}
+    arrays = {name: np.zeros(n_grid, dtype) for name, dtype in per_cell.items()}
+    return CutWork(state=np.zeros(4 * n_grid, np.int64), queue=np.zeros(4 * n_grid, np.int32),
+                   counters=np.zeros(2, np.int64), **arrays)
+
+
+@nb.njit(cache=True, inline="always")
+def _open(c, occ, inside, mark, tag):
+    """A region cell without a box that never moves."""
+    return inside[c] != 0 and not (occ[c] != 0 and mark[c] == tag)
+
+
+@nb.njit(cache=True)
+def _number_cells(r, t, occ, inside, deltas, mark, tag, cw, stamp):
+    """Number the open cells of ``r``'s part depth first, from ``t``, with
+    their low points and subtrees; returns the next free number."""
+    cw.visit[r] = stamp
+    cw.disc[r] = t
+    cw.low[r] = t
+    cw.parent[r] = -1
+    cw.root[r] = r
+    cw.step[r] = 0
+    t += 1
+    cw.stack[0] = r
+    sp = 1
+    while sp > 0:
+        v = cw.stack[sp - 1]
+        d = cw.step[v]
+        if d < 4:
+            cw.step[v] = d + 1
+            u = v + deltas[d]
+            if not _open(u, occ, inside, mark, tag):
+                continue
+            if cw.visit[u] != stamp:
+                cw.visit[u] = stamp
+                cw.disc[u] = t
+                cw.low[u] = t
+                cw.parent[u] = v
+                cw.root[u] = r
+                cw.step[u] = 0
+                t += 1
+                cw.stack[sp] = u
+                sp += 1
+            elif u != cw.parent[v] and cw.disc[u] < cw.low[v]:
+                cw.low[v] = cw.disc[u]
+        else:
+            cw.end[v] = t
+            sp -= 1
+            if sp > 0:
+                q = cw.stack[sp - 1]
+                if cw.low[v] < cw.low[q]:
+                    cw.low[q] = cw.low[v]
+    return t
+
+
+@nb.njit(cache=True, inline="always")
+def _part(b, x, deltas, cw, stamp):
+    """Which part of the open cells holds ``x`` once ``b`` is a wall too
+    (``x`` numbered in ``b``'s tree): the child of ``b`` whose subtree it is
+    in, when that subtree is cut off (its low point not above ``b``), else
+    -1 (the part of ``b``'s parent, which every uncut subtree joins)."""
+    dx = cw.disc[x]
+    if cw.disc[b] < dx < cw.end[b]:
+        for e in range(4):
+            m = b + deltas[e]
+            if cw.visit[m] == stamp and cw.parent[m] == b and cw.disc[m] <= dx < cw.end[m]:
+                return m if cw.low[m] >= cw.disc[b] else -1
+    return -1
+
+
+@nb.njit(cache=True)
+def _aware_cut_off(boxes, n, player, occ, inside, goal, goal_cells, deltas, mark, tag, cw):
+    """The verdict once ``mark == tag`` flags the boxes that never move: one
+    of them off its goal, or an empty goal from which no lone box can be
+    pulled, the player following (see the module docstring), onto a cell
+    holding a box that can move with the player on the side it pulls from."""
+    sealing = False
+    for i in range(n):
+        b = boxes[i]
+        if mark[b] == tag:
+            if goal[b] == 0:
+                return True
+            sealing = True
+    if not sealing:
+        return False
+    cw.counters[0] += 1
+    stamp = cw.counters[0]
+    t = 0
+    for j in range(goal_cells.shape[0]):
+        g = goal_cells[j]
+        if occ[g] != 0:
+            continue   # a box stands on it (frozen or not)
+        if cw.visit[g] != stamp:
+            t = _number_cells(g, t, occ, inside, deltas, mark, tag, cw, stamp)
+        # The player can never cross the boxes that never move: from
+        # another part of the board it never pushes a box into g.
+        same_tree = cw.visit[player] == stamp and cw.root[player] == cw.root[g]
+        cw.counters[1] += 1
+        seen = cw.counters[1]
+        tail = 0
+        for d in range(4):
+            if _open(g + deltas[d], occ, inside, mark, tag):
+                cw.state[4 * g + d] = seen
+                cw.queue[tail] = 4 * g + d
+                tail += 1
+        head = 0
+        fed = False
+        while head < tail and not fed:
+            code = cw.queue[head]
+            head += 1
+            b = code >> 2
+            side = _part(b, b + deltas[code & 3], deltas, cw, stamp)
+            if occ[b] != 0 and same_tree and _part(b, player, deltas, cw, stamp) == side:
+                fed = True   # a box that can move, the player able to get behind it
+                break
+            for s in range(4):
+                y = b + deltas[s]
+                z = y + deltas[s]
+                if not (_open(y, occ, inside, mark, tag) and _open(z, occ, inside, mark, tag)):
+                    continue
+                if cw.state[4 * y + s] == seen or _part(b, y, deltas, cw, stamp) != side:
+                    continue
+                cw.state[4 * y + s] = seen
+                cw.queue[tail] = 4 * y + s
+                tail += 1
+        if not fed:
+            return True
+    return False
+
+
 @nb.njit(cache=True)
 def stranded_goal_deadlock(boxes, n, player, occ, inside, goal, goal_cells, dead, deltas, mark,
-                           tag, seen, counters, slot, queue):
+                           tag, seen, counters, slot, queue, cut):
     """:func:`sealed_goal_deadlock` with the player's place taken into
     account: the boxes that never move are those the player can never push
     (see the module docstring), a set that holds every frozen box.
 
     ``player`` is the player's cell (any cell of its area); the work arrays
     are those of :func:`sealed_goal_deadlock`, and one more stamp of
-    ``seen`` marks the player's area.
+    ``seen`` marks the player's area; ``cut`` is the pull's
+    (:func:`cut_work`), as its goal test follows the player.
     """
     for i in range(n):
         mark[boxes[i]] = tag
@@ -325,8 +499,7 @@ def stranded_goal_deadlock(boxes, n, player, occ, inside, goal, goal_cells, dead
                                        area, queue)
                     changed = True
                     break
-    return _goal_cut_off(boxes, n, occ, inside, goal, goal_cells, deltas, mark, tag, seen,
-                         counters, slot, queue)
+    return _aware_cut_off(boxes, n, player, occ, inside, goal, goal_cells, deltas, mark, tag, cut)
 
 
 # -- closed diagonals ------------------------------------------------------------

@@ -35,9 +35,9 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from ..byref import by_reference
 from ..puzzle import copy_key, kernel_jit
 from ..search.store import hash_key, keys_equal
-from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, closed_diagonal_deadlock,
-                        corral_restriction, freeze_deadlock, may_close_diagonal, may_freeze,
-                        stranded_goal_deadlock, tunnel_restriction)
+from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, CutWork, closed_diagonal_deadlock,
+                        corral_restriction, cut_work, freeze_deadlock, may_close_diagonal,
+                        may_freeze, stranded_goal_deadlock, tunnel_restriction)
 from .tables import flood_smallest
 from .vocabulary import MOVES
 
@@ -84,6 +84,7 @@ class SokobanWork(NamedTuple):
     bars: np.ndarray            #: int32[box]
     all_bars: np.ndarray        #: int32[box]
     counters: np.ndarray        #: int64[N_COUNTERS]: stamp counters
+    cut: CutWork                #: the stranded-goal test's pull
     # -- the bound: the last matching computed (the *base*) --
     h_boxes: np.ndarray         #: int32[box]
     h_sides: np.ndarray         #: int64[box]: sides the player reaches, per box
@@ -225,7 +226,7 @@ def work_arrays(n_grid: int, n_boxes: int, n_groups: int) -> SokobanWork:
                   base_cost=np.zeros((n_boxes, n_boxes), np.int64),
                   base_work=np.zeros((6, n_boxes + 1), np.int64),
                   pat_gain=np.zeros(n_groups, np.int64),
-                  pat_members=np.zeros((n_groups, 4), np.int64))
+                  pat_members=np.zeros((n_groups, 4), np.int64), cut=cut_work(n_grid))
     return SokobanWork(**arrays)
 
 
@@ -416,7 +417,7 @@ def strands_goal(p, boxes, n_boxes, player):
     w.counters[FROZEN] += 1
     return stranded_goal_deadlock(boxes, n_boxes, player, w.occ, p.inside, p.goal, p.goal_cells,
                                   p.dead, p.deltas, w.frozen, w.counters[FROZEN], w.seen,
-                                  w.counters, SEEN, w.queue)
+                                  w.counters, SEEN, w.queue, w.cut)
 
 
 @nb.njit(cache=True, inline="always")

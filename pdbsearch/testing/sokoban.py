@@ -417,7 +417,7 @@ def frozen_boxes(level: Level, boxes, dead=frozenset()) -> frozenset[int]:
     return frozenset(frozen)
 
 
-def _goal_cut_off(level: Level, boxes, immovable: frozenset[int]) -> bool:
+def goal_cut_off(level: Level, boxes, immovable: frozenset[int]) -> bool:
     """Dead when a box of ``immovable`` is off its goal, or when an empty
     goal's lone-box pull region, with those boxes as walls, holds no other
     box."""
@@ -446,7 +446,7 @@ def sealed_goals_dead(level: Level, boxes, dead=frozenset()) -> bool:
     """The sealed-goal deadlock of :mod:`..sokoban.deadlocks`, plainly: the
     :func:`frozen_boxes` are walls; dead when one is off its goal, or when an
     empty goal's lone-box pull region, with those walls, holds no other box."""
-    return _goal_cut_off(level, boxes, frozen_boxes(level, boxes, dead))
+    return goal_cut_off(level, boxes, frozen_boxes(level, boxes, dead))
 
 
 def unpushable_boxes(level: Level, boxes, player: int, dead=frozenset()) -> frozenset[int]:
@@ -467,11 +467,57 @@ def unpushable_boxes(level: Level, boxes, player: int, dead=frozenset()) -> froz
         kept -= movable
 
 
+def _walk_from(region: set[int], width: int, start: int, walls) -> frozenset[int]:
+    """The region cells a player on ``start`` walks to, ``walls`` blocking."""
+    seen, todo = {start}, [start]
+    while todo:
+        x = todo.pop()
+        for d in (-1, 1, -width, width):
+            if x + d in region and x + d not in walls and x + d not in seen:
+                seen.add(x + d)
+                todo.append(x + d)
+    return frozenset(seen)
+
+
+def goal_cut_off_following(level: Level, boxes, player: int, immovable: frozenset[int]) -> bool:
+    """Dead when a box of ``immovable`` is off its goal, or when from an
+    empty goal no lone box can be pulled, ``immovable`` as walls and the
+    player's walk around the box followed, onto another box's cell with the
+    player on ``player``'s side of it."""
+    if immovable - level.goals:
+        return True
+    if not immovable:
+        return False
+    region = set(region_cells(level))
+    w = level.width
+    boxes = set(boxes)
+    for g in level.goals - boxes:
+        # A state: the box's cell and the cells its player walks, the box a wall.
+        todo = [(g, _walk_from(region, w, g + d, immovable | {g}))
+                for d in (-1, 1, -w, w) if g + d in region and g + d not in immovable]
+        seen = {(b, min(walk)) for b, walk in todo}
+        fed = False
+        while todo and not fed:
+            b, walk = todo.pop()
+            fed = b in boxes and b not in immovable and player in walk
+            for d in (-1, 1, -w, w):
+                if b + d in walk and b + 2 * d in region and b + 2 * d not in immovable:
+                    after = _walk_from(region, w, b + 2 * d, immovable | {b + d})
+                    if (b + d, min(after)) not in seen:
+                        seen.add((b + d, min(after)))
+                        todo.append((b + d, after))
+        if not fed:
+            return True
+    return False
+
+
 def stranded_goals_dead(level: Level, boxes, player: int, dead=frozenset()) -> bool:
     """The stranded-goal deadlock of :mod:`..sokoban.deadlocks`, plainly:
-    the test of :func:`sealed_goals_dead` with :func:`unpushable_boxes` as
-    the walls."""
-    return _goal_cut_off(level, boxes, unpushable_boxes(level, boxes, player, dead))
+    :func:`unpushable_boxes` are walls; dead when one is off its goal, or
+    when from an empty goal no lone box can be pulled, the player's walk
+    followed, onto the cell of a box the player can get behind."""
+    return goal_cut_off_following(level, boxes, player,
+                                  unpushable_boxes(level, boxes, player, dead))
 
 
 # -- Festival's xy test (the stuck patterns of FESS) --------------------------------

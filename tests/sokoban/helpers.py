@@ -9,9 +9,10 @@ from pathlib import Path
 
 import numpy as np
 
+from pdbsearch.byref import to_ref
 from pdbsearch.search.common import expand_into, successor_buffers
 from pdbsearch.sokoban import Level, load_levels, parse_xsb_collection
-from pdbsearch.sokoban.deadlocks import sealed_goal_deadlock, stranded_goal_deadlock
+from pdbsearch.sokoban.deadlocks import cut_work, sealed_goal_deadlock, stranded_goal_deadlock
 from pdbsearch.sokoban.kernels import N_COUNTERS, SEEN
 from pdbsearch.sokoban.puzzle import Rules
 
@@ -142,7 +143,8 @@ def stranded_kernel(puzzle, boxes, player: int) -> bool:
     p = puzzle.params
     cells, occ, work = _goal_test_arrays(puzzle, boxes)
     return bool(stranded_goal_deadlock(cells, len(cells), player, occ, p.inside, p.goal,
-                                       p.goal_cells, p.dead, p.deltas, *work))
+                                       p.goal_cells, p.dead, p.deltas, *work,
+                                       to_ref(cut_work(len(occ)))))
 
 
 def many_boxes_text(n: int) -> str:
