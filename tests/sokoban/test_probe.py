@@ -1,8 +1,8 @@
 """FESS's dead-end probes (:mod:`pdbsearch.sokoban.probe`): the probe
 against our plain-Python push BFS on random positions (a position it calls
 dead has no solution; a dead position whose whole push space is smaller
-than the probe's limit is called dead), a position from a real search
-that only the probe sees, the table of positions a dead probe met (FESS
+than the probe's limit is called dead), a position near one from a real
+search that only the probe sees, the table of positions a dead probe met (FESS
 no longer generates them), and the engine's use of it all."""
 
 from __future__ import annotations
@@ -20,29 +20,33 @@ from pdbsearch.testing.sokoban import StateLimitError, bfs_min_pushes
 
 from .helpers import SMALL_MICROBAN, microban, random_position, xsb
 
-#: A position FESS reached on holland 8 ("Salamandar v3", puzzles/sokoban/
-#: holland.txt) and kept as its best for the rest of a 30 s run: thirteen
-#: boxes packed in the goal room, three loose.  It is dead (our push BFS
-#: finds no solution: the goal at row 10, column 4 can no longer be
-#: filled), but no box is frozen and each box alone reaches a goal, so
+#: Near a position FESS reached on holland 8 ("Salamandar v3", puzzles/
+#: sokoban/holland.txt) and kept as its best for the rest of a 30 s run:
+#: thirteen boxes packed in the goal room, three loose.  That position is
+#: now seen by the stranded-goal test (the pull from the goal at row 10,
+#: column 4 follows the player); here its loose box of row 10 stands below
+#: the empty goal at row 12, column 4 instead, the one of row 4 a step to
+#: the left, and the player on the goal of row 4.  Dead (our push BFS finds no
+#: solution), but no box is frozen, each box alone reaches a goal, and the
+#: pulls from the empty goals reach boxes the player can get behind, so
 #: neither the bound nor any rule of the expansion sees it, and the xy
 #: test takes the loose boxes off and finds the rest on goals.  The pushes
-#: from it are few (about 3,000 positions).
+#: from it are few (a few thousand positions).
 DEAD_ENDGAME = xsb("""\
        ###
-##### #@  ###
+##### #   ###
 #   ##      #
 # # ##    # #
-# #*.  $ ## #
+# #*+ $  ## #
 #  * #  #   #
 ###**#      #
   #**#   # ##
   #**#   # #
   #**##### ##
-  #*.#   $  #
+  #*.#      #
   #**# $    #
   ##.### #####
-  #          #
+  # $        #
   #   ####   #
   #####  #####
 """)
