@@ -323,17 +323,19 @@ class CutWork(NamedTuple):
     stack: np.ndarray     #: int32: the search's stack of cells
     state: np.ndarray     #: int64[4 * cell]: stamps of the pull's states
     queue: np.ndarray     #: int32[4 * cell]: the pull's queue of states
-    counters: np.ndarray  #: int64[2]: the stamps of ``visit`` and of ``state``
+    walls: np.ndarray     #: int32: the boxes that never move, as last numbered
+    counters: np.ndarray  #: int64[4]: stamps of ``visit`` and ``state``, len(walls), next number
 
 
 def cut_work(n_grid: int) -> CutWork:
     """Fresh scratch of :func:`stranded_goal_deadlock`'s pull for a grid of
-    ``n_grid`` cells (48 bytes a cell)."""
+    ``n_grid`` cells (52 bytes a cell)."""
     per_cell = {"visit": np.int64, "disc": np.int32, "low": np.int32, "end": np.int32,
-                "parent": np.int32, "root": np.int32, "step": np.int32, "stack": np.int32}
+                "parent": np.int32, "root": np.int32, "step": np.int32, "stack": np.int32,
+                "walls": np.int32}
     arrays = {name: np.zeros(n_grid, dtype) for name, dtype in per_cell.items()}
     return CutWork(state=np.zeros(4 * n_grid, np.int64), queue=np.zeros(4 * n_grid, np.int32),
-                   counters=np.zeros(2, np.int64), **arrays)
+                   counters=np.zeros(4, np.int64), **arrays)
 
 
 @nb.njit(cache=True, inline="always")
@@ -406,24 +408,36 @@ def _aware_cut_off(boxes, n, player, occ, inside, goal, goal_cells, deltas, mark
     of them off its goal, or an empty goal from which no lone box can be
     pulled, the player following (see the module docstring), onto a cell
     holding a box that can move with the player on the side it pulls from."""
-    sealing = False
+    # The numbering depends on the boxes that never move alone: the last
+    # one serves again while they are the same (FESS's children of one
+    # parent, mostly).
+    k = 0
+    same = True
     for i in range(n):
         b = boxes[i]
         if mark[b] == tag:
             if goal[b] == 0:
+                cw.counters[2] = 0   # walls half overwritten: no longer the numbering's
                 return True
-            sealing = True
-    if not sealing:
+            if k >= cw.counters[2] or cw.walls[k] != b:
+                same = False
+            cw.walls[k] = b
+            k += 1
+    if k == 0:
         return False
-    cw.counters[0] += 1
+    if not same or k != cw.counters[2]:
+        cw.counters[0] += 1
+        cw.counters[2] = k
+        cw.counters[3] = 0
     stamp = cw.counters[0]
-    t = 0
+    t = cw.counters[3]
     for j in range(goal_cells.shape[0]):
         g = goal_cells[j]
         if occ[g] != 0:
             continue   # a box stands on it (frozen or not)
         if cw.visit[g] != stamp:
             t = _number_cells(g, t, occ, inside, deltas, mark, tag, cw, stamp)
+            cw.counters[3] = t
         # The player can never cross the boxes that never move: from
         # another part of the board it never pushes a box into g.
         same_tree = cw.visit[player] == stamp and cw.root[player] == cw.root[g]
@@ -442,9 +456,6 @@ def _aware_cut_off(boxes, n, player, occ, inside, goal, goal_cells, deltas, mark
             head += 1
             b = code >> 2
             side = _part(b, b + deltas[code & 3], deltas, cw, stamp)
-            if occ[b] != 0 and same_tree and _part(b, player, deltas, cw, stamp) == side:
-                fed = True   # a box that can move, the player able to get behind it
-                break
             for s in range(4):
                 y = b + deltas[s]
                 z = y + deltas[s]
@@ -452,6 +463,10 @@ def _aware_cut_off(boxes, n, player, occ, inside, goal, goal_cells, deltas, mark
                     continue
                 if cw.state[4 * y + s] == seen or _part(b, y, deltas, cw, stamp) != side:
                     continue
+                if occ[y] != 0 and same_tree and (
+                        _part(y, player, deltas, cw, stamp) == _part(y, z, deltas, cw, stamp)):
+                    fed = True   # a box that can move, the player able to get behind it
+                    break
                 cw.state[4 * y + s] = seen
                 cw.queue[tail] = 4 * y + s
                 tail += 1

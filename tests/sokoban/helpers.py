@@ -137,14 +137,17 @@ def sealed_kernel(puzzle, boxes) -> bool:
                                      p.dead, p.deltas, *work))
 
 
-def stranded_kernel(puzzle, boxes, player: int) -> bool:
+def stranded_kernel(puzzle, boxes, player: int, cut=None) -> bool:
     """:func:`~pdbsearch.sokoban.deadlocks.stranded_goal_deadlock` on
-    ``boxes`` and ``player``."""
+    ``boxes`` and ``player``; ``cut`` is the pull's scratch to use (fresh
+    if None), which a caller passes again to test what one call leaves
+    for the next."""
     p = puzzle.params
     cells, occ, work = _goal_test_arrays(puzzle, boxes)
+    if cut is None:
+        cut = to_ref(cut_work(len(occ)))
     return bool(stranded_goal_deadlock(cells, len(cells), player, occ, p.inside, p.goal,
-                                       p.goal_cells, p.dead, p.deltas, *work,
-                                       to_ref(cut_work(len(occ)))))
+                                       p.goal_cells, p.dead, p.deltas, *work, cut))
 
 
 def many_boxes_text(n: int) -> str:

@@ -10,10 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pdbsearch.byref import to_ref
 from pdbsearch.puzzle import DEAD
 from pdbsearch.search.common import evaluate_heuristic
 from pdbsearch.search.fess import late_check_once
 from pdbsearch.search.result import Limits
+from pdbsearch.sokoban.deadlocks import cut_work
 from pdbsearch.sokoban.fess import SokobanFessDomain
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.testing.sokoban import (bfs_min_pushes, frozen_boxes, goal_cut_off,
@@ -87,6 +89,7 @@ def _check_level(number: int) -> tuple[int, int, int]:
     puzzle = SokobanPuzzle(level, "pushes", "matching")
     dead = puzzle.dead_squares
     rng = np.random.default_rng(1000 + number)
+    shared = to_ref(cut_work(puzzle.params.inside.shape[0]))
     fired = missed = unfollowed = 0
     for _ in range(40):
         boxes = goal_heavy_boxes(level, rng, dead)
@@ -94,6 +97,10 @@ def _check_level(number: int) -> tuple[int, int, int]:
         player = free[int(rng.integers(len(free)))]
         sealed, stranded = _kernels(puzzle, boxes, player)
         assert stranded == stranded_goals_dead(level, boxes, player, dead)
+        # Scratch left by the last position, then by this one (its walls
+        # numbered already): the same verdict.
+        for _ in range(2):
+            assert stranded_kernel(puzzle, boxes, player, shared) == stranded
         assert sealed == sealed_goals_dead(level, boxes, dead)
         assert stranded or not sealed, "a frozen set is never pushable"
         anywhere = goal_cut_off(level, boxes, unpushable_boxes(level, boxes, player, dead))
