@@ -417,19 +417,24 @@ def frozen_boxes(level: Level, boxes, dead=frozenset()) -> frozenset[int]:
     return frozenset(frozen)
 
 
-def goal_cut_off(level: Level, boxes, immovable: frozenset[int]) -> bool:
-    """Dead when a box of ``immovable`` is off its goal, or when an empty
-    goal's lone-box pull region, with those boxes as walls, holds no other
-    box."""
+def _cut_off(level: Level, boxes, immovable: frozenset[int], fed) -> bool:
+    """Dead when a box of ``immovable`` is off its goal, or when some empty
+    goal ``g`` is not ``fed(g, region, width, boxes)``."""
     if immovable - level.goals:
         return True
     if not immovable:
         return False
     region = set(region_cells(level))
-    w = level.width
     boxes = set(boxes)
-    open_cells = region - immovable
-    for g in level.goals - boxes:
+    return any(not fed(g, region, level.width, boxes) for g in level.goals - boxes)
+
+
+def goal_cut_off(level: Level, boxes, immovable: frozenset[int]) -> bool:
+    """Dead when a box of ``immovable`` is off its goal, or when an empty
+    goal's lone-box pull region, with those boxes as walls, holds no other
+    box."""
+    def fed(g: int, region: set[int], w: int, boxes: set[int]) -> bool:
+        open_cells = region - immovable
         reach, todo = {g}, [g]
         while todo:
             x = todo.pop()
@@ -437,9 +442,9 @@ def goal_cut_off(level: Level, boxes, immovable: frozenset[int]) -> bool:
                 if x + d in open_cells and x + 2 * d in open_cells and x + d not in reach:
                     reach.add(x + d)
                     todo.append(x + d)
-        if not reach & (boxes - immovable):
-            return True
-    return False
+        return bool(reach & (boxes - immovable))
+
+    return _cut_off(level, boxes, immovable, fed)
 
 
 def sealed_goals_dead(level: Level, boxes, dead=frozenset()) -> bool:
@@ -467,48 +472,29 @@ def unpushable_boxes(level: Level, boxes, player: int, dead=frozenset()) -> froz
         kept -= movable
 
 
-def _walk_from(region: set[int], width: int, start: int, walls) -> frozenset[int]:
-    """The region cells a player on ``start`` walks to, ``walls`` blocking."""
-    seen, todo = {start}, [start]
-    while todo:
-        x = todo.pop()
-        for d in (-1, 1, -width, width):
-            if x + d in region and x + d not in walls and x + d not in seen:
-                seen.add(x + d)
-                todo.append(x + d)
-    return frozenset(seen)
-
-
 def goal_cut_off_following(level: Level, boxes, player: int, immovable: frozenset[int]) -> bool:
     """Dead when a box of ``immovable`` is off its goal, or when from an
     empty goal no lone box can be pulled, ``immovable`` as walls and the
     player's walk around the box followed, onto another box's cell with the
     player on ``player``'s side of it."""
-    if immovable - level.goals:
-        return True
-    if not immovable:
-        return False
-    region = set(region_cells(level))
-    w = level.width
-    boxes = set(boxes)
-    for g in level.goals - boxes:
+    def fed(g: int, region: set[int], w: int, boxes: set[int]) -> bool:
         # A state: the box's cell and the cells its player walks, the box a wall.
-        todo = [(g, _walk_from(region, w, g + d, immovable | {g}))
+        todo = [(g, _area(region, w, g + d, immovable | {g}))
                 for d in (-1, 1, -w, w) if g + d in region and g + d not in immovable]
         seen = {(b, min(walk)) for b, walk in todo}
-        fed = False
-        while todo and not fed:
+        while todo:
             b, walk = todo.pop()
-            fed = b in boxes and b not in immovable and player in walk
+            if b in boxes and b not in immovable and player in walk:
+                return True
             for d in (-1, 1, -w, w):
                 if b + d in walk and b + 2 * d in region and b + 2 * d not in immovable:
-                    after = _walk_from(region, w, b + 2 * d, immovable | {b + d})
+                    after = _area(region, w, b + 2 * d, immovable | {b + d})
                     if (b + d, min(after)) not in seen:
                         seen.add((b + d, min(after)))
                         todo.append((b + d, after))
-        if not fed:
-            return True
-    return False
+        return False
+
+    return _cut_off(level, boxes, immovable, fed)
 
 
 def stranded_goals_dead(level: Level, boxes, player: int, dead=frozenset()) -> bool:
