@@ -36,11 +36,22 @@ of :mod:`pdbsearch.puzzle`, so numba's on-disk cache works):
 ``late_check(p, key) -> bool``
     True when the position is dead: the expensive tests, run only on the
     move chosen for expansion (Festival's lazy deadlock check).
-``stuck_check(p, key) -> bool`` (optional)
-    True when the position is dead, by a costlier test that may learn
-    something (Festival's stuck patterns); the engine asks it of a position
-    once :data:`SUBTREE_CHECK` expansions have been made under it, and a
-    dead verdict drops the position's whole subtree.
+``stuck_check(p, key, again) -> int`` (optional)
+    :data:`PROVED_DEAD` when the position is dead, by a costlier test that
+    may learn something (Festival's stuck patterns); the engine asks it of
+    a position once :data:`SUBTREE_CHECK` expansions have been made under
+    it, and a dead verdict drops the position's whole subtree.
+    :data:`NOT_PROVED` when it proves nothing; :data:`ASK_LATER` when a
+    test could not run for want of budget.  The engine then keeps the
+    position among the :data:`MAX_DEFERRED` best-ranked ones deferred and
+    asks again (``again`` = 1: the domain may skip what it ran the first
+    time) before the first test of a position ranked worse, and every
+    :data:`RETRY_EVERY` expansions.  So when tests are rationed, the best
+    positions get them: those are where the search keeps coming back, and
+    a dead one among them holds the whole search (the best position FESS
+    had reached on a level of 11 boxes, dead, proved so by 382 positions
+    of the probe, was never tested: the budget was spent when its
+    subtree reached the mark).
 
 The engine adds the generic *feature advisors* itself: for each feature,
 the best-ranked new child that improves it without worsening feature 0
@@ -99,13 +110,23 @@ MAX_CELL_FEATURES = 4
 #: runs on it (Festival's 64).
 SUBTREE_CHECK = 64
 
+#: Verdicts of a domain's ``stuck_check``.
+NOT_PROVED = 0    #: no test proved the position dead
+PROVED_DEAD = 1   #: the position is dead
+ASK_LATER = 2     #: a test could not run now (its budget is spent)
+
+#: Most positions whose stuck test waits for budget (the best-ranked kept).
+MAX_DEFERRED = 64
+#: Expansions between two asks of the best deferred position (a power of two).
+RETRY_EVERY = 256
+
 _KERNELS: dict[type, dict] = {}
 
 
 @kernel_jit
-def never_stuck(p, key):
+def never_stuck(p, key, again):
     """The ``stuck_check`` of a domain that has none."""
-    return False
+    return NOT_PROVED
 
 
 def register_fess_kernels(params_class: type, *, expand, child_key, late_check,
@@ -139,7 +160,7 @@ def fess_late_check(p, key):
     raise NotImplementedError("only callable from jitted code")
 
 
-def fess_stuck_check(p, key):
+def fess_stuck_check(p, key, again):
     """The domain's stuck test (dispatched inside numba)."""
     raise NotImplementedError("only callable from jitted code")
 
@@ -174,18 +195,19 @@ def _overload_late_check(p, key):
 
 
 @overload(fess_stuck_check, jit_options=KERNEL_JIT_OPTIONS, inline="always")
-def _overload_stuck_check(p, key):
+def _overload_stuck_check(p, key, again):
     fn = _lookup(p, "stuck_check")
 
-    def impl(p, key):
-        return fn(p, key)
+    def impl(p, key, again):
+        return fn(p, key, again)
     return impl
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)
-def stuck_check_once(p, key):
-    """The domain's stuck test of one position (called from Python)."""
-    return fess_stuck_check(p, key)
+def stuck_check_once(p, key, again=0):
+    """The domain's stuck test of one position (called from Python): its
+    verdict, :data:`PROVED_DEAD`, :data:`NOT_PROVED` or :data:`ASK_LATER`."""
+    return fess_stuck_check(p, key, again)
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)
@@ -264,8 +286,9 @@ GROW_ARENA = 7
 
 # Slots of the ``fs`` int64 array (the loop's own state).
 N_CELLS, CURSOR, ITERATION, BEST_CELL, BEST_RANK, N_EDGES, ARENA_TOP, MAX_CAP, \
-    LAZY_DEAD, N_ADVISED, WASTED, BEST_OWN, BEST_NODE, STUCK, DROPPED = range(15)
-N_FS = 16
+    LAZY_DEAD, N_ADVISED, WASTED, BEST_OWN, BEST_NODE, STUCK, DROPPED, N_DEFERRED, \
+    DEFERRALS, DEFERRED_DEAD = range(18)
+N_FS = 18
 
 _NO_RANK = np.int64(1) << np.int64(62)
 
@@ -280,6 +303,14 @@ class Nodes(NamedTuple):
     kcur: np.ndarray     #: int64 next child edge to try
     kend: np.ndarray     #: int64 one past the last child edge
     sub: np.ndarray      #: int32 expansions under the node (up to SUBTREE_CHECK)
+
+
+class Deferred(NamedTuple):
+    """The positions whose stuck test waits for budget (``fs[N_DEFERRED]``
+    of them, unordered: at most :data:`MAX_DEFERRED`, scanned)."""
+
+    node: np.ndarray     #: int32
+    rank: np.ndarray     #: int64 the node's ``brank`` (smaller: asked first)
 
 
 class Edges(NamedTuple):
@@ -490,19 +521,97 @@ def _edge_sift(e, lo, i, n):
 
 
 @nb.njit(cache=True, inline="always")
-def _count_subtrees(params, keys, parent, nodes, fs, x):
+def _count_subtrees(params, keys, parent, nodes, fs, deferred, x):
     """One more expansion (of ``x``) under each ancestor of ``x`` and ``x``
     itself; an ancestor reaching :data:`SUBTREE_CHECK` gets the domain's
-    stuck test, which may drop its subtree (Festival's stuck patterns).
-    A node counts at least what any node under it counts, so the walk ends
-    at the first ancestor already full: O(SUBTREE_CHECK), not the depth."""
+    stuck test (:func:`_first_stuck_test`), which may drop its subtree
+    (Festival's stuck patterns).  A node counts at least what any node
+    under it counts, so the walk ends at the first ancestor already full:
+    O(SUBTREE_CHECK), not the depth."""
     y = x
     while y >= 0 and nodes.sub[y] < SUBTREE_CHECK:
         nodes.sub[y] += 1
-        if nodes.sub[y] == SUBTREE_CHECK and fess_stuck_check(params, keys[y]):
+        if nodes.sub[y] == SUBTREE_CHECK:
+            _first_stuck_test(params, keys, parent, nodes, fs, deferred, y)
+        y = parent[y]
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def _first_stuck_test(params, keys, parent, nodes, fs, deferred, y):
+    """The stuck test of ``y``, after that of a deferred position ranked
+    better (which takes the budget first); ``y`` is deferred in turn if
+    the domain asks."""
+    if fs[N_DEFERRED] > 0 and deferred.rank[_best_deferred(deferred, fs)] < nodes.brank[y]:
+        if _retry_deferred(params, keys, parent, nodes, fs, deferred) and \
+                _doomed(parent, nodes, y):
+            return
+    verdict = fess_stuck_check(params, keys[y], 0)
+    if verdict == PROVED_DEAD:
+        nodes.flags[y] |= _STUCK
+        fs[STUCK] += 1
+    elif verdict == ASK_LATER:
+        _defer(deferred, fs, y, nodes.brank[y])
+
+
+@nb.njit(cache=True, inline="always")
+def _best_deferred(deferred, fs):
+    """Index of the best-ranked deferred position (the latest of equals)."""
+    best = 0
+    for i in range(1, fs[N_DEFERRED]):
+        if deferred.rank[i] <= deferred.rank[best]:
+            best = i
+    return best
+
+
+@nb.njit(cache=True, inline="always")
+def _defer(deferred, fs, y, rank):
+    """Keep ``y`` for a later stuck test, in place of the worst-ranked
+    deferred position if there is no room (or not at all if ``y`` is the
+    worst)."""
+    fs[DEFERRALS] += 1
+    n = fs[N_DEFERRED]
+    if n < deferred.node.shape[0]:
+        deferred.node[n] = y
+        deferred.rank[n] = rank
+        fs[N_DEFERRED] = n + 1
+        return
+    worst = 0
+    for i in range(1, n):
+        if deferred.rank[i] > deferred.rank[worst]:
+            worst = i
+    if rank < deferred.rank[worst]:
+        deferred.node[worst] = y
+        deferred.rank[worst] = rank
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def _retry_deferred(params, keys, parent, nodes, fs, deferred):
+    """Ask the stuck test again of the best deferred positions, until one
+    gets a verdict or the domain asks to wait again (dead subtrees' are
+    dropped unasked).  True when a position was proved dead."""
+    while fs[N_DEFERRED] > 0:
+        i = _best_deferred(deferred, fs)
+        y = deferred.node[i]
+        rank = deferred.rank[i]
+        last = fs[N_DEFERRED] - 1
+        deferred.node[i] = deferred.node[last]
+        deferred.rank[i] = deferred.rank[last]
+        fs[N_DEFERRED] = last
+        if _doomed(parent, nodes, y):
+            continue
+        verdict = fess_stuck_check(params, keys[y], 1)
+        if verdict == ASK_LATER:
+            deferred.node[last] = y
+            deferred.rank[last] = rank
+            fs[N_DEFERRED] = last + 1
+            return False
+        if verdict == PROVED_DEAD:
             nodes.flags[y] |= _STUCK
             fs[STUCK] += 1
-        y = parent[y]
+            fs[DEFERRED_DEAD] += 1
+            return True
+        return False
+    return False
 
 
 @nb.njit(cache=True, inline="always")
@@ -635,7 +744,7 @@ def _pick_cell(cells, fs, stats):
 
 @nb.njit(**ENGINE_JIT_OPTIONS)
 def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats, fstats, fs,
-               buf, n_feat, n_cell, budget):
+               buf, deferred, n_feat, n_cell, budget):
     """Run FESS for at most ``budget`` iterations (expansions or moves found
     dead by the late check)."""
     cap = keys.shape[0]
@@ -739,7 +848,9 @@ def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats
         if goal >= 0:
             stats[GOAL] = goal
             return SOLVED
-        _count_subtrees(params, keys, parent, nodes, fs, x)
+        _count_subtrees(params, keys, parent, nodes, fs, deferred, x)
+        if fs[N_DEFERRED] > 0 and stats[EXPANDED] & (RETRY_EVERY - 1) == 0:
+            _retry_deferred(params, keys, parent, nodes, fs, deferred)
 
 
 # -- the Python side -------------------------------------------------------------------
@@ -786,6 +897,8 @@ class FessSearch:
                            np.zeros(m, np.int32), np.zeros((m, f), np.int32),
                            np.zeros(m, np.int64), np.zeros(m, np.uint8),
                            np.zeros(f + 1, np.int64), np.zeros(k, np.uint64))
+        self.deferred = Deferred(np.zeros(MAX_DEFERRED, np.int32),
+                                 np.zeros(MAX_DEFERRED, np.int64))
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
         self.fs = np.zeros(N_FS, dtype=np.int64)
@@ -817,7 +930,8 @@ class FessSearch:
         st, d = self.store, self.domain
         code = fess_chunk(d.params, st.keys, st.g, st.parent, st.slots, self.nodes,
                           self.edges, self.cells, self.arena, self.stats, self.fstats,
-                          self.fs, self.buf, d.n_features, d.cell_features, budget)
+                          self.fs, self.buf, self.deferred, d.n_features, d.cell_features,
+                          budget)
         if code == EXHAUSTED and not d.complete:
             return STALLED
         return code
@@ -920,6 +1034,8 @@ class FessSearch:
         return {"cells": int(fs[N_CELLS]), "lazy_dead": int(fs[LAZY_DEAD]),
                 "edges": int(fs[N_EDGES]), "advised": int(fs[N_ADVISED]),
                 "stuck": int(fs[STUCK]), "stuck_dropped": int(fs[DROPPED]),
+                "stuck_deferrals": int(fs[DEFERRALS]),
+                "stuck_deferred_dead": int(fs[DEFERRED_DEAD]),
                 "prepare_seconds": round(self.prepare_seconds, 4),
                 **self.domain.describe()}
 

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..byref import by_reference, to_ref
 from ..puzzle import DEAD, copy_key, kernel_jit
-from ..search.fess import ADVISED, GOAL_CHILD, FessDomain, register_fess_kernels
+from ..search.fess import ADVISED, GOAL_CHILD, PROVED_DEAD, FessDomain, register_fess_kernels
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
 from ..pdb.learned import LearnedPatterns, learned_match
 from .bounds import _pattern_value, heuristic
@@ -375,11 +375,13 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
 
 
 @kernel_jit
-def stuck_check(fp, key):
-    """True when the xy test proves the position dead (its pattern is
-    learned then), or a probe does (see the module doc)."""
-    if fp.stuck != 0 and learn_stuck(fp.base, key):
-        return True
+def stuck_check(fp, key, again):
+    """``PROVED_DEAD`` when the xy test proves the position dead (its
+    pattern is learned then) or a probe does (see the module doc);
+    ``ASK_LATER`` when the probe's budget is spent.  Asked ``again``, only
+    the probe runs (the xy test ran the first time)."""
+    if again == 0 and fp.stuck != 0 and learn_stuck(fp.base, key):
+        return PROVED_DEAD
     return probe_dead(fp.base, fp.probe, key)
 
 

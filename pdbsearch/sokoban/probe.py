@@ -31,7 +31,11 @@ A probe costs at most :data:`PROBE_LIMIT` positions; probes together cost
 at most :data:`PROBE_RATIO` expansions per expansion of the main search
 (plus the last probe's), and are only tried on positions with at most
 :data:`PROBE_LOOSE` boxes off goals, where the reachable space is small
-enough to be searched.
+enough to be searched.  A position worth a probe whose turn comes while
+the budget is spent gets ``ASK_LATER``: FESS keeps the best-ranked such
+positions and asks again when the budget has come back (the best position
+reached is the one a search keeps coming back to, and the one whose probe
+pays most).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ import numpy as np
 
 from ..byref import by_reference
 from ..puzzle import DEAD, copy_key, kernel_jit
+from ..search.fess import ASK_LATER, NOT_PROVED, PROVED_DEAD
 from ..search.store import empty_slots, find_slot
 from .bounds import heuristic
 from .kernels import decode_boxes, expand, is_goal
@@ -168,25 +173,28 @@ def known_dead(pw, key):
 
 @kernel_jit
 def probe_dead(p, pw, key):
-    """True when a probe proves ``key`` dead; probes run only when on, on
-    positions with at most :data:`PROBE_LOOSE` boxes off goals, and within
-    the budget (module doc; the main search's expansions are those its
-    expansion counts for the stuck test, ``p.learn.counters[EXPANDS]``)."""
-    if pw.on == 0 or \
-            pw.counters[SPENT] > PROBE_RATIO * p.learn.counters[EXPANDS] + PROBE_ALLOWANCE:
-        return False
+    """The probe's verdict on ``key`` for FESS's stuck test
+    (:mod:`pdbsearch.search.fess`): ``PROVED_DEAD`` when a probe proves it
+    dead; ``ASK_LATER`` when it is worth a probe (at most
+    :data:`PROBE_LOOSE` boxes off goals) but the budget is spent (the main
+    search's expansions are those its expansion counts for the stuck test,
+    ``p.learn.counters[EXPANDS]``); else ``NOT_PROVED``."""
+    if pw.on == 0:
+        return NOT_PROVED
     boxes = p.work.boxes
     n = decode_boxes(p, key, boxes)
     loose = 0
     for i in range(n):
         loose += 1 - p.goal[boxes[i]]
     if loose > PROBE_LOOSE:
-        return False
+        return NOT_PROVED
+    if pw.counters[SPENT] > PROBE_RATIO * p.learn.counters[EXPANDS] + PROBE_ALLOWANCE:
+        return ASK_LATER
     pw.counters[PROBES] += 1
     verdict = probe(p, pw, key, PROBE_LIMIT)
     if verdict == REACHES_GOAL:
         pw.counters[REACHED] += 1
     if verdict != DEAD_END:
-        return False
+        return NOT_PROVED
     pw.counters[PROVED] += 1
-    return True
+    return PROVED_DEAD

@@ -4,6 +4,7 @@ unsolvable by exhausting it, and obeys every limit."""
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 from pdbsearch.hakoiri import HakoiriPuzzle, parse_board
 from pdbsearch.hakoiri.generator import Recipe, random_board
 from pdbsearch.search import ALGORITHMS, Limits, Status, solve
+from pdbsearch.search.fess import (DEFERRALS, MAX_DEFERRED, N_DEFERRED, N_FS, Deferred,
+                                   _best_deferred, _defer)
 
 from .test_engines import STUCK, open_board_8x8
 
@@ -83,3 +86,27 @@ def test_fess_refuses_a_weight(classic_board, weight):
     from pdbsearch.errors import PdbsearchError
     with pytest.raises(PdbsearchError, match="weight"):
         solve(HakoiriPuzzle(classic_board, "unit", "simple"), "fess", weight)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ranks=st.lists(st.integers(0, 40), max_size=3 * MAX_DEFERRED))
+def test_deferred_stuck_tests_keep_the_best_ranked(ranks):
+    """The positions whose stuck test waits for budget: at most
+    MAX_DEFERRED, a newcomer replaces the worst when it is better, and the
+    best-ranked is asked first (a plain-Python model alongside)."""
+    deferred = Deferred(np.zeros(MAX_DEFERRED, np.int32), np.zeros(MAX_DEFERRED, np.int64))
+    fs = np.zeros(N_FS, np.int64)
+    model: list[tuple[int, int]] = []        # (rank, node)
+    for node, rank in enumerate(ranks):
+        _defer(deferred, fs, node, rank)
+        if len(model) < MAX_DEFERRED:
+            model.append((rank, node))
+        else:
+            worst = max(range(len(model)), key=lambda i: model[i][0])
+            if rank < model[worst][0]:
+                model[worst] = (rank, node)
+    n = int(fs[N_DEFERRED])
+    assert fs[DEFERRALS] == len(ranks)
+    assert sorted(deferred.rank[:n].tolist()) == sorted(r for r, _ in model)
+    if n:
+        assert deferred.rank[_best_deferred(deferred, fs)] == min(model)[0]

@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from pdbsearch.search import Status, solve
-from pdbsearch.search.fess import expand_once, late_check_once, stuck_check_once
+from pdbsearch.search.common import EXHAUSTED, EXPANDED, RUNNING, SOLVED
+from pdbsearch.search.fess import (ASK_LATER, NOT_PROVED, PROVED_DEAD, FessSearch, expand_once,
+                                   late_check_once, stuck_check_once)
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.fess import SokobanFessDomain
 from pdbsearch.sokoban.probe import HITS, KEPT, PROBE_LIMIT, PROBE_LOOSE, PROBES, SPENT
@@ -85,7 +87,7 @@ def _check_level(number: int) -> int:
         boxes, player = random_position(level, rng, avoid=puzzle.dead_squares)
         key = puzzle.key_of(boxes, player)
         _fresh_budget(domain)
-        got = bool(stuck_check_once(domain.params, key))
+        got = stuck_check_once(domain.params, key) == PROVED_DEAD
         loose = len(set(boxes) - set(level.goals))
         expected = _reference(level, boxes, player)
         if got:
@@ -112,11 +114,11 @@ def test_a_dead_position_that_only_the_probe_sees():
     puzzle, domain = _domain(DEAD_ENDGAME)
     key = puzzle.initial_key()
     assert not late_check_once(domain.params, key), "the bound and the rules do not see it"
-    assert stuck_check_once(domain.params, key)
+    assert stuck_check_once(domain.params, key) == PROVED_DEAD
     _, xy_only = _domain(DEAD_ENDGAME, use_stuck=True, use_probes=False)
-    assert not stuck_check_once(xy_only.params, key), "the xy test does not see it"
+    assert stuck_check_once(xy_only.params, key) == NOT_PROVED, "the xy test does not see it"
     _, off = _domain(DEAD_ENDGAME, use_probes=False)
-    assert not stuck_check_once(off.params, key)
+    assert stuck_check_once(off.params, key) == NOT_PROVED
 
 
 def test_the_budget_and_the_loose_boxes_limit_the_probes():
@@ -124,8 +126,10 @@ def test_the_budget_and_the_loose_boxes_limit_the_probes():
     key = puzzle.initial_key()
     counters = domain.params.probe.counters
     counters[SPENT] = 10 ** 9          # far beyond the budget
-    assert not stuck_check_once(domain.params, key)
+    assert stuck_check_once(domain.params, key) == ASK_LATER, "worth a probe, later"
     assert counters[PROBES] == 0
+    counters[SPENT] = 0
+    assert stuck_check_once(domain.params, key, again=1) == PROVED_DEAD
     # A position with more loose boxes than PROBE_LOOSE is not probed.
     wide = xsb("""\
 ####################
@@ -136,7 +140,10 @@ def test_the_budget_and_the_loose_boxes_limit_the_probes():
 """)
     assert len(wide.boxes) > PROBE_LOOSE
     puzzle, domain = _domain(wide)
-    assert not stuck_check_once(domain.params, puzzle.initial_key())
+    assert stuck_check_once(domain.params, puzzle.initial_key()) == NOT_PROVED
+    domain.params.probe.counters[SPENT] = 10 ** 9
+    assert stuck_check_once(domain.params, puzzle.initial_key()) == NOT_PROVED, \
+        "never worth a probe: not asked again"
     assert domain.params.probe.counters[PROBES] == 0
 
 
@@ -170,7 +177,7 @@ def test_what_a_dead_probe_met_is_dropped_at_generation():
     key = puzzle.initial_key()
     before = _fess_children(domain, key)
     assert before
-    assert stuck_check_once(domain.params, key)
+    assert stuck_check_once(domain.params, key) == PROVED_DEAD
     counters = domain.params.probe.counters
     assert counters[KEPT] > 0
     after = _fess_children(domain, key)
@@ -187,3 +194,42 @@ def test_the_rule_switch_turns_the_probes_off():
     result = solve(puzzle, "fess-only", limits=Limits(time_seconds=30))
     assert result.status is Status.SOLVED
     assert result.extra["fess"]["probes"] == 0
+
+
+def _exhaust(delay: int | None) -> dict:
+    """FESS alone (no xy test) on DEAD_ENDGAME, its probe budget spent for
+    the first ``delay`` expansions (None: probes off); the engine's figures
+    once it has searched every position."""
+    puzzle = SokobanPuzzle(DEAD_ENDGAME, "pushes", "matching")
+    domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False,
+                               use_hotspots=False, use_stuck=False,
+                               use_probes=delay is not None)
+    engine = FessSearch(puzzle, Limits(), domain)
+    while not engine.prepared:
+        engine.run(1)
+    domain.params.probe.counters[SPENT] = delay or 0
+    code = RUNNING
+    while code == RUNNING:
+        code = engine.run(100_000)
+        if code not in (RUNNING, SOLVED, EXHAUSTED):
+            engine.grow(code)
+            code = RUNNING
+    assert code == EXHAUSTED
+    return {**engine.report(), "expanded": int(engine.stats[EXPANDED])}
+
+
+def test_a_test_put_off_for_want_of_budget_runs_when_the_budget_returns():
+    """Positions whose subtree reaches the mark while the probes' budget is
+    spent are deferred, probed once it returns (best-ranked first), and
+    their subtrees dropped; with the budget never back, none is."""
+    off = _exhaust(None)
+    at_once = _exhaust(0)
+    assert at_once["stuck_deferrals"] == 0 and at_once["stuck"] >= 1
+    assert at_once["expanded"] < off["expanded"] / 10, "the root is proved dead at the mark"
+    later = _exhaust(300)
+    assert later["stuck_deferrals"] > 0 and later["stuck_deferred_dead"] > 0
+    assert later["expanded"] < off["expanded"]
+    never = _exhaust(10 ** 9)
+    assert never["stuck_deferrals"] > 0
+    assert never["stuck_deferred_dead"] == 0 and never["probes"] == 0
+    assert never["expanded"] == off["expanded"]

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pdbsearch.search import Status, solve
-from pdbsearch.search.fess import late_check_once, stuck_check_once
+from pdbsearch.search.fess import NOT_PROVED, PROVED_DEAD, late_check_once, stuck_check_once
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.fess import SokobanFessDomain
 from pdbsearch.sokoban.learning import (LOCAL, LOCAL_LIMIT, MAX_PATTERN_BOXES, MAX_STUCK_BOXES,
@@ -69,7 +69,7 @@ def _check_level(number: int) -> int:
         boxes, player = random_position(level, rng, avoid=dead)
         key = puzzle.key_of(boxes, player)
         _forget_tries(domain)
-        got = bool(stuck_check_once(domain.params, key))
+        got = stuck_check_once(domain.params, key) == PROVED_DEAD
         reduced = xy_reduced(level, boxes, player, dead)
         ref_dead, explored = xy_dead(level, reduced, player, dead)
         clusters, capped = _small_dead_clusters(level, boxes, player, dead)
@@ -118,7 +118,9 @@ def test_a_knot_no_xy_free_box_undoes_is_proved_dead_by_its_cluster():
     assert bfs_min_pushes(level) is None
     key = puzzle.key_of(boxes, player)
     _forget_tries(domain)
-    assert stuck_check_once(domain.params, key)
+    assert stuck_check_once(domain.params, key, again=1) == NOT_PROVED, \
+        "asked again, the xy test does not run twice"
+    assert stuck_check_once(domain.params, key) == PROVED_DEAD
     assert late_check_once(domain.params, key), "the learned pattern prunes it"
 
 
@@ -128,7 +130,7 @@ def test_off_it_never_fires():
     rng = np.random.default_rng(0)
     for _ in range(20):
         boxes, player = random_position(level, rng, avoid=puzzle.dead_squares)
-        assert not stuck_check_once(domain.params, puzzle.key_of(boxes, player))
+        assert stuck_check_once(domain.params, puzzle.key_of(boxes, player)) == NOT_PROVED
 
 
 @pytest.mark.parametrize("number", [93, 139, 143])
