@@ -74,6 +74,8 @@ child costs 20 bytes (8 descriptor, 8 weight and rank, 4 cost) until the
 search ends.  Each node with untried children has one 16-byte entry in its
 cell's heap (the heaps live in one arena with doubling segments, so up to
 twice that).  Children already expanded are dropped when generated.
+The deferred stuck tests take 12 bytes each, :data:`MAX_DEFERRED` of
+them at most.
 """
 
 from __future__ import annotations

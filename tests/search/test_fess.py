@@ -89,7 +89,7 @@ def test_fess_refuses_a_weight(classic_board, weight):
 
 
 @settings(max_examples=60, deadline=None)
-@given(ranks=st.lists(st.integers(0, 40), max_size=3 * MAX_DEFERRED))
+@given(ranks=st.lists(st.integers(0, 40), min_size=MAX_DEFERRED - 8, max_size=3 * MAX_DEFERRED))
 def test_deferred_stuck_tests_keep_the_best_ranked(ranks):
     """The positions whose stuck test waits for budget: at most
     MAX_DEFERRED, a newcomer replaces the worst when it is better, and the
