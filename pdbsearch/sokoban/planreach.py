@@ -176,7 +176,9 @@ def plan_reach(inside, deltas, region, index, order, fw, out, parts):
 def parked_at(park_start, park_cells, occ, k):
     """Whether the boxes the plan has parked when its first ``k`` goals
     are packed (:func:`.plan.parking_arrays`) all stand on their cells
-    (``occ``)."""
+    (``occ``); a step past the plan's last parks nothing."""
+    if k + 1 >= park_start.shape[0]:
+        return True
     for j in range(park_start[k], park_start[k + 1]):
         if occ[park_cells[j]] == 0:
             return False

@@ -10,8 +10,8 @@ import pytest
 from pdbsearch.sokoban.features import feature_work
 from pdbsearch.sokoban.matching import mask_matching_work
 from pdbsearch.sokoban.plan import parking_arrays
-from pdbsearch.sokoban.planreach import (NO_SIDE, empty_tables, feasible_packed, plan_reach,
-                                         plan_tables)
+from pdbsearch.sokoban.planreach import (NO_SIDE, empty_tables, feasible_packed, parked_at,
+                                         plan_reach, plan_tables)
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 from pdbsearch.testing.fess import PlanReach
 from pdbsearch.testing.fess import feasible_packed as oracle_feasible
@@ -202,9 +202,23 @@ def test_a_prefix_packed_before_the_boxes_it_parks_does_not_count(table):
 
 
 def test_the_table_is_off_for_plans_it_cannot_hold():
-    """Empty tables leave the packed count as it is."""
+    """Empty tables leave the packed count as it is (a plan of the level's
+    goals, parking nothing)."""
     level = microban(3)
     puzzle = SokobanPuzzle(level, "pushes", "matching")
     reach, parts = empty_tables()
-    assert feasible(puzzle, reach, parts, np.full(1, -1, np.int32), sorted(level.boxes),
-                    level.player, 2) == 2
+    ranks = rank_of(puzzle, sorted(level.goals))
+    assert feasible(puzzle, reach, parts, ranks, sorted(level.boxes), level.player, 2) == 2
+
+
+def test_a_step_past_the_plan_parks_nothing():
+    """The parking arrays hold one row per step of the plan; a count asked
+    beyond it reads nothing past them (it once read out of bounds, and the
+    test process crashed now and then)."""
+    start, cells = parking_arrays([], {})
+    assert parked_at(start, cells, np.zeros(4, np.uint8), 3)
+    start, cells = parking_arrays([5, 6], {5: frozenset({2})})
+    occ = np.zeros(8, np.uint8)
+    assert not parked_at(start, cells, occ, 1)
+    occ[2] = 1
+    assert parked_at(start, cells, occ, 1) and parked_at(start, cells, occ, 2)
