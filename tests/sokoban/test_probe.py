@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from pdbsearch.search import Status, solve
-from pdbsearch.search.common import EXHAUSTED, EXPANDED, RUNNING, SOLVED
+from pdbsearch.search.common import EXPANDED
+from pdbsearch.search.driver import run_engine
 from pdbsearch.search.fess import (ASK_LATER, NOT_PROVED, PROVED_DEAD, FessSearch, expand_once,
                                    late_check_once, stuck_check_once)
 from pdbsearch.search.result import Limits
@@ -204,17 +205,11 @@ def _exhaust(delay: int | None) -> dict:
     domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False,
                                use_hotspots=False, use_stuck=False,
                                use_probes=delay is not None)
-    engine = FessSearch(puzzle, Limits(), domain)
-    while not engine.prepared:
-        engine.run(1)
     domain.params.probe.counters[SPENT] = delay or 0
-    code = RUNNING
-    while code == RUNNING:
-        code = engine.run(100_000)
-        if code not in (RUNNING, SOLVED, EXHAUSTED):
-            engine.grow(code)
-            code = RUNNING
-    assert code == EXHAUSTED
+    engine = FessSearch(puzzle, Limits(), domain)
+    result = run_engine(puzzle, engine, algo="fess-only", weight=1.0, bound=None,
+                        limits=Limits(), progress=False)
+    assert result.status is Status.UNSOLVABLE
     return {**engine.report(), "expanded": int(engine.stats[EXPANDED])}
 
 
