@@ -204,10 +204,11 @@ def small_rooms(draw):
 
 
 @st.composite
-def scrambled_rooms(draw):
-    """Solvable rooms: start solved, then make random pulls (the reverse
-    of pushes).  Returns the level and the number of pulls made."""
-    base = draw(small_rooms())
+def scrambled_rooms(draw, rooms=small_rooms):
+    """Solvable rooms (drawn from ``rooms()``): start solved, then make
+    random pulls (the reverse of pushes).  Returns the level and the number
+    of pulls made."""
+    base = draw(rooms())
     boxes = set(base.goals)
     free = [c for c in base.floor_cells() if c not in boxes]
     if not free:
