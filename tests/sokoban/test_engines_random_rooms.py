@@ -29,21 +29,22 @@ WEIGHT = 2.0
 
 
 @st.composite
-def rooms(draw):
-    """A walled room up to 6 x 5 inside, with up to four inner walls, one to
-    three boxes, as many goals (some boxes may start on them) and the
-    player, on distinct free cells."""
-    width, height = draw(st.integers(3, 6)), draw(st.integers(2, 5))
+def rooms(draw, width=6, height=5, boxes=3, walls=4):
+    """A walled room up to ``width`` x ``height`` inside, with up to
+    ``walls`` inner walls, one to ``boxes`` boxes, as many goals (some boxes
+    may start on them) and the player, on distinct free cells."""
+    width, height = draw(st.integers(3, width)), draw(st.integers(2, height))
+    most = walls
     walls = np.ones((height + 2, width + 2), dtype=bool)
     walls[1:-1, 1:-1] = False
     inside = [r * (width + 2) + c for r in range(1, height + 1) for c in range(1, width + 1)]
-    for cell in draw(st.lists(st.sampled_from(inside), max_size=4)):
+    for cell in draw(st.lists(st.sampled_from(inside), max_size=most)):
         walls.flat[cell] = True
     free = [c for c in inside if not walls.flat[c]]
     if len(free) < 3:
         walls[1:-1, 1:-1] = False
         free = inside
-    n = min(draw(st.sampled_from((3, 2, 1))), len(free) - 1)
+    n = min(draw(st.sampled_from(range(boxes, 0, -1))), len(free) - 1)
     pieces = draw(st.permutations(free))[:n + 1]
     goals = draw(st.permutations(free))[:n]
     return Level.from_parts(walls, goals, pieces[1:], [pieces[0]])
@@ -98,3 +99,30 @@ def test_the_fess_portfolio_agrees_with_the_bfs_on_random_rooms(level):
     backward one, the perimeter, weighted A* and greedy), where any member
     that runs out of positions proves the level unsolvable."""
     _check(level, "fess", "pushes", "matching")
+
+
+def _larger_rooms():
+    """Rooms up to 8 x 6 with up to six boxes: too large for the BFS
+    reference, so only scrambled (solvable) ones are used."""
+    return rooms(width=8, height=6, boxes=6, walls=8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(scrambled_rooms(rooms=_larger_rooms, pull_range=(20, 80)),
+       st.sampled_from(sorted(a for a in ALGORITHMS if not ALGORITHMS[a].needs_unit_costs)))
+def test_no_search_calls_a_solvable_larger_room_unsolvable(case, algo):
+    """Where the learned patterns, probes and stuck tests have boxes to
+    work on: a level scrambled by random pulls is solvable, so the one
+    wrong verdict is "unsolvable" (a limit is allowed); a solution
+    replays, and an optimal one is no longer than the pulls."""
+    level, pulls = case
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    weight = WEIGHT if ALGORITHMS[algo].uses_weight else 1.0
+    result = solve(puzzle, algo, weight, limits=Limits(time_seconds=10, threads=1))
+    where = f"{algo}, level\n{level}"
+    assert result.status in (Status.SOLVED, Status.LIMIT), where
+    if result.status is Status.SOLVED:
+        lurd = "".join(step.text for step in result.steps)
+        assert check_solution(level, lurd)[0] == result.cost, where
+        if result.optimal:
+            assert result.cost <= (pulls or 0), where

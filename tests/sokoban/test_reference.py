@@ -204,10 +204,11 @@ def small_rooms(draw):
 
 
 @st.composite
-def scrambled_rooms(draw, rooms=small_rooms):
+def scrambled_rooms(draw, rooms=small_rooms, pull_range=(4, 20)):
     """Solvable rooms (drawn from ``rooms()``): start solved, then make
-    random pulls (the reverse of pushes).  Returns the level and the number
-    of pulls made."""
+    random pulls (the reverse of pushes), as many as ``pull_range`` says (least,
+    most) while one can be made.  Returns the level and the number of pulls
+    made."""
     base = draw(rooms())
     boxes = set(base.goals)
     free = [c for c in base.floor_cells() if c not in boxes]
@@ -215,7 +216,7 @@ def scrambled_rooms(draw, rooms=small_rooms):
         return base, None
     player = draw(st.sampled_from(free))
     pulls = 0
-    choices = st.lists(st.integers(0, 10_000), min_size=4, max_size=20)
+    choices = st.lists(st.integers(0, 10_000), min_size=pull_range[0], max_size=pull_range[1])
     for choice in draw(choices):
         reach = base.reachable(player, boxes)
         options = [(b, d) for b in sorted(boxes)
