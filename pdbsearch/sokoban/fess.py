@@ -65,8 +65,10 @@ from .goalrooms import GoalRoomTables, goal_room_tables, goal_rooms, room_allows
 from .macros import MacroWork, box_macros, macro_path, macro_work, prepare_splits, split_at
 from .matching import mask_matching_work
 from .packing import PackingSearch, oop_zones, reach_from_starts
-from .plan import PlanParams, goal_areas, naive_plan, parking_arrays, split_by_area
-from .planreach import empty_tables, feasible_packed, plan_reach, plan_tables, table_fits
+from .plan import (PlanParams, goal_areas, naive_plan, parking_arrays, parking_base,
+                   split_by_area)
+from .planreach import (empty_tables, feasible_packed, parking_credit, plan_reach, plan_tables,
+                        table_fits)
 from .probe import (HITS, KEPT, PROBES, PROVED, REACHED, SPENT, ProbeWork, known_dead,
                     probe_dead, probe_work)
 from .rooms import RoomTables, obstructed_after_move, obstructed_links, room_tables
@@ -237,9 +239,14 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     whole = plan.area_end.shape[0] == 1
     apacked = packed if whole else packed_by_area(plan.split, plan.area_end, plan.naive, occ,
                                                   on_goals)
-    apacked -= packed - feasible_packed(plan.reach, plan.parts, plan.rank_of, p.player_index,
-                                        boxes, n, player, packed, -1, -1, plan.free_masks,
-                                        plan.match_work, plan.park_start, plan.park_cells, occ)
+    feasible = feasible_packed(plan.reach, plan.parts, plan.rank_of, p.player_index, boxes, n,
+                               player, packed, -1, -1, plan.free_masks, plan.match_work,
+                               plan.park_start, plan.park_zones, occ)
+    # Boxes the plan parks count as progress too: ``top`` is the count of
+    # the solved position.
+    apacked += feasible - packed + parking_credit(plan.park_start, plan.park_zones,
+                                                  plan.park_base, occ, feasible)
+    top = n + plan.park_base[plan.park_base.shape[0] - 1]
     rooms = obstructed_links(fp.rooms, boxes, n)
     room_targets(fp.goal_rooms, boxes, n, occ)
     hot = position_hotspots(fp.hot, p.player_index, boxes, n)
@@ -247,8 +254,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
         dist = heuristic(fp.rank_base, key)
         if dist >= DEAD:
             dist = 1 << 30
-    self_info[0] = pack_rank(n - apacked, conn, rooms, oop, hot, dist)
-    self_info[1 + UNPACKED] = n - apacked
+    self_info[0] = pack_rank(top - apacked, conn, rooms, oop, hot, dist)
+    self_info[1 + UNPACKED] = top - apacked
     self_info[1 + CONNECTIVITY] = conn
     self_info[1 + ROOMS] = rooms
     self_info[1 + OUT_OF_PLAN] = oop
@@ -317,10 +324,12 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 c_oop = out_of_plan(plan.zone, c_packed, boxes, n, s, c)
                 c_apacked = c_packed if whole else packed_by_area(plan.split, plan.area_end,
                                                                   plan.naive, occ, c_goals)
-                c_apacked -= c_packed - feasible_packed(plan.reach, plan.parts, plan.rank_of,
-                                                        p.player_index, boxes, n, q, c_packed,
-                                                        s, c, plan.free_masks, plan.match_work,
-                                                        plan.park_start, plan.park_cells, occ)
+                c_feasible = feasible_packed(plan.reach, plan.parts, plan.rank_of,
+                                             p.player_index, boxes, n, q, c_packed, s, c,
+                                             plan.free_masks, plan.match_work,
+                                             plan.park_start, plan.park_zones, occ)
+                c_apacked += c_feasible - c_packed + parking_credit(
+                    plan.park_start, plan.park_zones, plan.park_base, occ, c_feasible)
                 c_dist = dist - _distance(p, s) + _distance(p, c)
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
@@ -342,13 +351,13 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 out_cost[m] = mw.depth[st]
                 c_rooms = obstructed_after_move(fp.rooms, rooms, s, c)
                 c_hot = child_hotspots(fp.hot, p.player_index, boxes, n, s, c)
-                out_feat[m, UNPACKED] = n - c_apacked
+                out_feat[m, UNPACKED] = top - c_apacked
                 out_feat[m, CONNECTIVITY] = c_conn
                 out_feat[m, ROOMS] = c_rooms
                 out_feat[m, OUT_OF_PLAN] = c_oop
                 out_feat[m, HOTSPOTS] = c_hot
                 out_feat[m, N_FEATURES] = min(c_dist, 1 << 30)
-                out_rank[m] = pack_rank(n - c_apacked, c_conn, c_rooms, c_oop, c_hot, c_dist)
+                out_rank[m] = pack_rank(top - c_apacked, c_conn, c_rooms, c_oop, c_hot, c_dist)
                 # A perimeter position (:mod:`.perimeter`) is as good as solved.
                 out_flags[m] = GOAL_CHILD if c_goals == n or in_perimeter(p, out_keys[m]) else 0
                 if adv.on != 0:
@@ -369,7 +378,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
         occ[boxes[i]] = 0
     if adv.on != 0 and m > 0:
         nxt = packed if plan.naive == 0 and packed < n else -1
-        advise(adv, p.player_index, m, out_feat, out_rank, out_flags, n - apacked, conn, oop,
+        advise(adv, p.player_index, m, out_feat, out_rank, out_flags, top - apacked, conn, oop,
                packed, nxt, ADVISED)
     return m
 
@@ -529,11 +538,12 @@ class SokobanFessDomain(FessDomain):
                 plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, order,
                            self.params.fw, reach, parts)
             parking = self._packing.parking() if self.park_boxes else {}
-            park_start, park_cells = parking_arrays(order, parking, reachable)
+            park_start, park_zones = parking_arrays(order, parking, reachable, p.deltas)
+            park_base = parking_base(park_start, park_zones)
             self.params = self.params._replace(
                 plan=PlanParams(0, order, zone, split, area_end, rank_of, reach, parts,
                                 np.zeros(len(order), np.uint64), mask_matching_work(),
-                                park_start, park_cells), adv=adv)
+                                park_start, park_zones, park_base), adv=adv)
             self.plan_info["plan"] = "packing order"
             self.plan_info["parking_steps"] = int(np.count_nonzero(np.diff(park_start)))
             self.plan_info["plan_reach"] = bool(reach.shape[0])

@@ -217,7 +217,8 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
     from pdbsearch.search.result import Limits as Limits_
     from pdbsearch.sokoban.features import UNPACKED
     from pdbsearch.sokoban.fess import SokobanFessDomain
-    from pdbsearch.testing.fess import PlanReach, feasible_packed, packed_by_goal_area
+    from pdbsearch.testing.fess import (PlanReach, feasible_packed, packed_by_goal_area,
+                                        parking_credit, parking_pockets)
 
     from .helpers import random_position
     from .test_fess_macros import fess_children
@@ -233,18 +234,20 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
 
     reach = PlanReach(level, order)
     plan = domain.params.plan
-    parked = {k: set(plan.park_cells[plan.park_start[k]:plan.park_start[k + 1]].tolist())
-              for k in range(1, len(order) + 1)}
+    parked = parking_pockets(plan.park_start, plan.park_zones)
+
+    top = len(level.boxes) + parking_credit(parked, len(order), (), len(order))
 
     def packed(boxes, player):
         # The prefix the other boxes cannot finish around, or packed before
         # the boxes it parks, is not counted (:mod:`pdbsearch.sokoban.planreach`),
-        # whole or by area.
+        # whole or by area; the boxes parked count.
         prefix = next((k for k, g in enumerate(order) if g not in boxes), len(order))
-        lost = prefix - feasible_packed(reach, boxes, player, parked)
+        feasible = feasible_packed(reach, boxes, player, parked)
+        credit = parking_credit(parked, len(order), boxes, feasible)
         if by_goal_area:
-            return packed_by_goal_area(level, order, boxes) - lost
-        return prefix - lost
+            return packed_by_goal_area(level, order, boxes) - prefix + feasible + credit
+        return feasible + credit
 
     rng = np.random.default_rng(len(text))
     n = len(level.boxes)
@@ -258,9 +261,9 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
             if player in boxes:
                 player = next(c for c in sorted(level.playable_cells()) if c not in boxes)
         children, info = fess_children(domain, puzzle.key_of(boxes, player))
-        assert info[1 + UNPACKED] == n - packed(boxes, player)
+        assert info[1 + UNPACKED] == top - packed(boxes, player)
         for (child_boxes, child_player), (_, _, feat, _) in children.items():
-            assert feat[UNPACKED] == n - packed(child_boxes, child_player)
+            assert feat[UNPACKED] == top - packed(child_boxes, child_player)
 
 
 # -- boxes the plan parks ------------------------------------------------------------
@@ -283,6 +286,7 @@ def test_the_backward_path_parks_the_boxes_it_leaves_off_the_final_goals():
 @pytest.mark.parametrize("shut", [[], [2], [1, 2]])
 def test_a_parked_cell_counts_over_its_run_of_steps_only_if_the_run_shuts_it_off(shut):
     from pdbsearch.sokoban.plan import parking_arrays
+    from pdbsearch.testing.fess import parking_pockets
 
     order = [3, 2, 1]                       # step 1 fills goal 3, step 2 goal 2, step 3 goal 1
     parking = {3: frozenset({5}), 2: frozenset({5}), 1: frozenset({6})}
@@ -293,12 +297,76 @@ def test_a_parked_cell_counts_over_its_run_of_steps_only_if_the_run_shuts_it_off
             mask[5] = 0
         return mask
 
-    start, cells = parking_arrays(order, parking, reachable)
-    steps = [sorted(cells[start[k]:start[k + 1]].tolist()) for k in range(1, 4)]
-    five = [5] if shut else []
-    assert steps == [five, five, []]         # cell 6 is never shut off: not parked
-    start, cells = parking_arrays(order, parking)
-    assert [sorted(cells[start[k]:start[k + 1]].tolist()) for k in range(1, 4)] == [[5], [5], [6]]
+    five = [(1, {5})] if shut else []
+    pockets = parking_pockets(*parking_arrays(order, parking, reachable))
+    assert [pockets.get(k, []) for k in range(1, 4)] == [five, five, []]  # 6 is never shut off
+    pockets = parking_pockets(*parking_arrays(order, parking))
+    assert [pockets.get(k, []) for k in range(1, 4)] == [[(1, {5})], [(1, {5})], [(1, {6})]]
+
+
+def test_a_step_asks_for_boxes_in_the_pocket_not_on_the_cells():
+    """A row of floor 10..15 (cell 10 + x) ending on goal 15, which goal
+    20's packing shuts off, with cells 1 and 2 just above it that no box
+    reaches: the path parked boxes on 11 and 13 before goal 20, so step 1
+    needs two boxes anywhere in the row off its goal, 10..14."""
+    from pdbsearch.sokoban.plan import parking_arrays
+    from pdbsearch.sokoban.planreach import parked_at
+    from pdbsearch.testing.fess import parking_pockets
+
+    order = [20, 15]
+    row = [10, 11, 12, 13, 14, 15]
+
+    def reachable(k):
+        mask = np.zeros(40, np.uint8)
+        mask[20] = 1
+        if k == 0:
+            mask[row] = 1
+        return mask
+
+    deltas = np.array([1, -1, 10, -10])
+    start, zones = parking_arrays(order, {20: frozenset({11, 13})}, reachable, deltas)
+    assert parking_pockets(start, zones) == {1: [(2, {10, 11, 12, 13, 14})]}
+    occ = np.zeros(40, np.uint8)
+    for boxes, parked in [([], False), ([12], False), ([14, 15], False), ([1, 2], False),
+                          ([10, 14], True), ([11, 13], True), ([11, 12, 13], True)]:
+        occ[:] = 0
+        occ[boxes] = 1
+        assert parked_at(start, zones, occ, 1) == parked, boxes
+        assert parked_at(start, zones, occ, 2)     # step 2 parks nothing
+
+
+def test_the_packed_count_grows_box_by_box_while_the_plan_parks():
+    """The same row: before goal 20 each box in the pocket counts, up to
+    the two the plan parks; once goal 20 is packed (with them, or the
+    count would not reach step 1) no step parks any more, and the two
+    count for good: 1 + 2 then, 2 + 2 solved, the count growing by one
+    a box parked or a goal packed."""
+    from pdbsearch.sokoban.plan import parking_arrays, parking_base
+    from pdbsearch.sokoban.planreach import parking_credit
+    from pdbsearch.testing.fess import parking_credit as reference
+    from pdbsearch.testing.fess import parking_pockets
+
+    row = [10, 11, 12, 13, 14, 15]
+
+    def reachable(k):
+        mask = np.zeros(40, np.uint8)
+        mask[20] = 1
+        if k == 0:
+            mask[row] = 1
+        return mask
+
+    start, zones = parking_arrays([20, 15], {20: frozenset({11, 13})}, reachable,
+                                  np.array([1, -1, 10, -10]))
+    base = parking_base(start, zones)
+    pockets = parking_pockets(start, zones)
+    occ = np.zeros(40, np.uint8)
+    for boxes, k, credit in [([], 0, 0), ([12], 0, 1), ([10, 14], 0, 2), ([10, 11, 12], 0, 2),
+                             ([15], 0, 0), ([10, 14, 20], 1, 2), ([10, 20], 1, 2),
+                             ([15, 20], 2, 2)]:
+        occ[:] = 0
+        occ[boxes] = 1
+        assert parking_credit(start, zones, base, occ, k) == credit, (boxes, k)
+        assert reference(pockets, 2, boxes, k) == credit, (boxes, k)
 
 
 @pytest.mark.parametrize("park_boxes", [True, False])
