@@ -241,10 +241,10 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                                                   on_goals)
     feasible = feasible_packed(plan.reach, plan.parts, plan.rank_of, p.player_index, boxes, n,
                                player, packed, -1, -1, plan.free_masks, plan.match_work,
-                               plan.park_start, plan.park_zones, occ)
+                               plan.park_start, plan.park_cells, occ)
     # Boxes the plan parks count as progress too: ``top`` is the count of
     # the solved position.
-    apacked += feasible - packed + parking_credit(plan.park_start, plan.park_zones,
+    apacked += feasible - packed + parking_credit(plan.park_start, plan.park_cells,
                                                   plan.park_base, occ, feasible)
     top = n + plan.park_base[plan.park_base.shape[0] - 1]
     rooms = obstructed_links(fp.rooms, boxes, n)
@@ -327,9 +327,9 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 c_feasible = feasible_packed(plan.reach, plan.parts, plan.rank_of,
                                              p.player_index, boxes, n, q, c_packed, s, c,
                                              plan.free_masks, plan.match_work,
-                                             plan.park_start, plan.park_zones, occ)
+                                             plan.park_start, plan.park_cells, occ)
                 c_apacked += c_feasible - c_packed + parking_credit(
-                    plan.park_start, plan.park_zones, plan.park_base, occ, c_feasible)
+                    plan.park_start, plan.park_cells, plan.park_base, occ, c_feasible)
                 c_dist = dist - _distance(p, s) + _distance(p, c)
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
@@ -408,7 +408,8 @@ class SokobanFessDomain(FessDomain):
     the plan apart (:mod:`.plan`), so that an area filled in its order
     counts while another waits, whatever order the pull game interleaved
     them in; ``park_boxes``: a packed prefix counts only with the boxes
-    the plan parks by then in place (:mod:`.planreach`);
+    the plan parks by then in place, and each box parked counts
+    (:mod:`.planreach`);
     the ``use_*`` switches turn a part off (the plan, room links,
     hotspots, stuck patterns, dead-end probes, the goal-room macro).
     """
@@ -538,12 +539,11 @@ class SokobanFessDomain(FessDomain):
                 plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, order,
                            self.params.fw, reach, parts)
             parking = self._packing.parking() if self.park_boxes else {}
-            park_start, park_zones = parking_arrays(order, parking, reachable, p.deltas)
-            park_base = parking_base(park_start, park_zones)
+            park_start, park_cells = parking_arrays(order, parking, reachable)
             self.params = self.params._replace(
                 plan=PlanParams(0, order, zone, split, area_end, rank_of, reach, parts,
                                 np.zeros(len(order), np.uint64), mask_matching_work(),
-                                park_start, park_zones, park_base), adv=adv)
+                                park_start, park_cells, parking_base(park_start)), adv=adv)
             self.plan_info["plan"] = "packing order"
             self.plan_info["parking_steps"] = int(np.count_nonzero(np.diff(park_start)))
             self.plan_info["plan_reach"] = bool(reach.shape[0])

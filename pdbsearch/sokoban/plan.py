@@ -13,12 +13,11 @@ goals (Festival's ``NAIVE`` scoring).
 A plan may also *park* boxes: the backward path it is read from can leave
 a box waiting off the goals while others are filled, in a pocket that
 those goals then shut (:meth:`.packing.PackingSearch.parking`,
-:func:`parking_arrays`); a prefix counts only with as many boxes in each
-such pocket as the plan parks there (:func:`.planreach.feasible_packed`).
-The pocket, not the cell: the path leaves its boxes on cells it happened
-to use, and asking for those very cells left the packed count at zero in
-every position the search reached on levels that park four boxes before
-the first goal (MasterHead 16 and 43).
+:func:`parking_arrays`); a prefix counts only with its parked boxes in
+place (:func:`.planreach.feasible_packed`), and each box parked counts
+as progress too (:func:`parking_base`): a plan that parks four boxes
+before its first goal (MasterHead 16) otherwise leaves the count at zero
+in every position until all four stand in place.
 """
 
 from __future__ import annotations
@@ -48,14 +47,12 @@ class PlanParams(NamedTuple):
     # search, so no two threads share it).
     free_masks: np.ndarray  #: uint64[goals]: the goals each box off the prefix reaches
     match_work: np.ndarray  #: int32: :func:`.matching.mask_matching_work`
-    #: int32[goals + 2]: the pockets that hold parked boxes when ``k`` goals
-    #: are packed are ``park_zones[park_start[k] : park_start[k + 1]]``
-    #: (:func:`parking_arrays`)
+    #: int32[goals + 2]: the cells parked when ``k`` goals are packed are
+    #: ``park_cells[park_start[k] : park_start[k + 1]]`` (:func:`parking_arrays`)
     park_start: np.ndarray
-    #: int32: each pocket as ``need, size, cell_1 .. cell_size``, step by step
-    park_zones: np.ndarray
-    #: int32[goals + 2]: the boxes the plan has taken out of its pockets
-    #: onto goals before step ``k`` (:func:`parking_base`)
+    park_cells: np.ndarray  #: int32: the parked cells, step by step
+    #: int32[goals + 2]: the parked boxes the plan has moved onto goals
+    #: before step ``k`` (:func:`parking_base`)
     park_base: np.ndarray
 
 
@@ -69,9 +66,9 @@ def naive_plan(n_goals: int, n_grid: int) -> PlanParams:
                       np.zeros(n_goals + 2, np.int32))
 
 
-def parking_arrays(order, parking: dict[int, frozenset[int]], reachable=None,
-                   deltas=None) -> tuple[np.ndarray, np.ndarray]:
-    """``(park_start, park_zones)`` of a plan: step ``k`` (the first ``k``
+def parking_arrays(order, parking: dict[int, frozenset[int]],
+                   reachable=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(park_start, park_cells)`` of a plan: step ``k`` (the first ``k``
     goals of ``order`` packed) parks the cells ``parking`` gives the
     ``k``-th goal (:meth:`.packing.PackingSearch.parking`).
 
@@ -81,19 +78,11 @@ def parking_arrays(order, parking: dict[int, frozenset[int]], reachable=None,
     the first ``k`` goals as walls, and a cell is kept over a run of steps
     that park it only if some step of the run shuts it off, so that its
     box must have come before.  Each step walls up more, so that is the
-    run's last step.
-
-    With ``deltas`` (the grid's four steps) too, what a step asks for is
-    not the cell but its *pocket*: the cells, off the goals, that a box
-    reaches at the start and no longer once the run's last step is packed,
-    joined to the cell side by side; pockets that meet are one, and a
-    pocket needs as many boxes as the step parks in it.  Without them
-    each cell is a pocket of its own that needs its box."""
+    run's last step."""
     n = len(order)
     steps = [set(parking.get(int(order[k - 1]), ())) for k in range(1, n + 1)]
-    masks: dict[int, np.ndarray] = {}
-    kept_ends: list[dict[int, int]] = [{} for _ in range(n)]
     if reachable is not None:
+        masks: dict[int, np.ndarray] = {}
         for k in range(1, n + 1):
             for cell in list(steps[k - 1]):
                 end = k
@@ -103,78 +92,28 @@ def parking_arrays(order, parking: dict[int, frozenset[int]], reachable=None,
                     masks[end] = reachable(end)
                 if masks[end][cell] != 0:
                     steps[k - 1].discard(cell)
-                else:
-                    kept_ends[k - 1][cell] = end
-    pocket = _pocket_finder(order, reachable, masks, deltas)
     start = np.zeros(n + 2, np.int32)
-    zones: list[int] = []
+    cells: list[int] = []
     for k in range(1, n + 1):
-        for need, cells in _pockets(steps[k - 1], kept_ends[k - 1], pocket):
-            zones.extend((need, len(cells), *cells))
-        start[k + 1] = len(zones)
-    return start, np.array(zones, np.int32)
+        cells.extend(sorted(steps[k - 1]))
+        start[k + 1] = len(cells)
+    return start, np.array(cells, np.int32)
 
 
-def parking_base(park_start, park_zones) -> np.ndarray:
-    """``base[k]``: the boxes the plan's pockets have given up to goals
-    before step ``k`` (each step that parks fewer boxes than the one
-    before took the difference onto its goal).  The packed feature counts
-    them, and the boxes in the next step's pockets, as progress
-    (:func:`.planreach.parking_credit`), so that a plan that parks boxes
-    before its first goal has a count that grows while they are parked."""
+def parking_base(park_start) -> np.ndarray:
+    """``base[k]``: the parked boxes the plan has moved onto goals before
+    step ``k`` (a step that parks fewer boxes than the one before filled
+    its goal with the difference).  The packed feature counts them, and
+    the boxes on the cells the next step parks, as progress
+    (:func:`.planreach.parking_credit`): the count grows by one a box
+    parked or a goal packed, along the plan."""
+    parked = np.diff(np.asarray(park_start, np.int64))   # parked[k]: cells of step k
     n = len(park_start) - 2
-    total = np.zeros(n + 2, np.int64)
-    for k in range(1, n + 1):
-        j = int(park_start[k])
-        while j < park_start[k + 1]:
-            total[k] += park_zones[j]
-            j += 2 + int(park_zones[j + 1])
     base = np.zeros(n + 2, np.int32)
     for k in range(1, n + 1):
-        base[k + 1] = base[k] + max(0, total[k] - total[k + 1])
+        after = parked[k + 1] if k + 1 <= n else 0
+        base[k + 1] = base[k] + max(0, parked[k] - after)
     return base
-
-
-def _pocket_finder(order, reachable, masks, deltas):
-    """``pocket(cell, end)``: the cells of ``cell``'s pocket when the run
-    that parks it ends at step ``end`` (see :func:`parking_arrays`), or
-    just the cell without ``deltas``."""
-    if reachable is None or deltas is None:
-        return lambda cell, end: {cell}
-    at_start = reachable(0)
-    goals = {int(g) for g in order}
-    n_grid = at_start.shape[0]
-    known: dict[tuple[int, int], frozenset[int]] = {}
-
-    def pocket(cell: int, end: int) -> frozenset[int]:
-        if (cell, end) not in known:
-            shut = masks[end]
-            found, stack = {cell}, [cell]
-            while stack:
-                y = stack.pop()
-                for d in deltas:
-                    x = y + int(d)
-                    if 0 <= x < n_grid and x not in found and at_start[x] != 0 \
-                            and shut[x] == 0 and x not in goals:
-                        found.add(x)
-                        stack.append(x)
-            known[cell, end] = frozenset(found)
-        return known[cell, end]
-    return pocket
-
-
-def _pockets(cells, ends: dict[int, int], pocket) -> list[tuple[int, list[int]]]:
-    """The pockets of one step's parked ``cells``, those that meet merged:
-    ``(boxes needed, sorted cells)`` each."""
-    groups: list[tuple[int, set[int]]] = []
-    for cell in sorted(cells):
-        need, zone = 1, set(pocket(cell, ends.get(cell, -1)))
-        for other in [g for g in groups if g[1] & zone]:
-            groups.remove(other)
-            need += other[0]
-            zone |= other[1]
-        groups.append((need, zone))
-    return [(need, sorted(zone)) for need, zone in groups]
 
 
 def goal_areas(goals, deltas) -> dict[int, int]:

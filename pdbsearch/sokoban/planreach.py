@@ -42,9 +42,9 @@ parked in it first.  Packed before them, the seven leave the last goals
 out of reach, but the matching fails only from the fifth goal on: the
 trap counted four, as much as a position on the right way, and the
 search kept returning to it.  The count therefore
-also asks that the boxes the plan parks by step ``k`` stand in the
-pockets it parks them in, as many in each (:func:`parked_at`;
-:func:`.plan.parking_arrays`).
+also asks that the boxes the plan parks by step ``k`` stand where it parks
+them (:func:`parked_at`; :func:`.plan.parking_arrays`), and FESS's packed
+feature adds each box parked (:func:`parking_credit`).
 
 **Cost.** The tables take 32 + ``region`` bytes per region cell and plan
 step (``(goals + 1) × region × (32 + region)``: 2.0 MB for 14 goals on
@@ -174,73 +174,58 @@ def plan_reach(inside, deltas, region, index, order, fw, out, parts):
 
 
 @nb.njit(cache=True, inline="always")
-def parked_at(park_start, park_zones, occ, k):
-    """Whether each pocket the plan has parked boxes in when its first
-    ``k`` goals are packed (:func:`.plan.parking_arrays`) holds as many
-    boxes (``occ``) as it parks; a step past the plan's last parks
-    nothing."""
+def parked_at(park_start, park_cells, occ, k):
+    """Whether the boxes the plan has parked when its first ``k`` goals
+    are packed (:func:`.plan.parking_arrays`) all stand on their cells
+    (``occ``); a step past the plan's last parks nothing."""
     if k + 1 >= park_start.shape[0]:
         return True
-    j = park_start[k]
-    while j < park_start[k + 1]:
-        need, size = park_zones[j], park_zones[j + 1]
-        have = 0
-        for i in range(j + 2, j + 2 + size):
-            if occ[park_zones[i]] != 0:
-                have += 1
-        if have < need:
+    for j in range(park_start[k], park_start[k + 1]):
+        if occ[park_cells[j]] == 0:
             return False
-        j += 2 + size
     return True
 
 
 @nb.njit(cache=True, inline="always")
-def parking_credit(park_start, park_zones, park_base, occ, k):
-    """What parking adds to a packed count of ``k`` (their parked boxes in
-    place): the boxes the plan has taken from its pockets onto goals by
-    then (``park_base``, :func:`.plan.parking_base`) and the boxes in the
-    pockets of step ``k + 1``, as many in each as it needs.  So the count
-    grows box by box while the plan parks, and by one a step after."""
+def parking_credit(park_start, park_cells, park_base, occ, k):
+    """What parking adds to a packed count of ``k`` (its parked boxes in
+    place): the parked boxes the plan has moved onto goals by then
+    (``park_base``, :func:`.plan.parking_base`) and the boxes (``occ``)
+    on the cells step ``k + 1`` parks.  So the count grows box by box
+    while the plan parks, and by one a goal after."""
     last = park_base.shape[0] - 1
     if k + 1 >= last:
         return park_base[last]
     credit = park_base[k + 1]
-    j = park_start[k + 1]
-    while j < park_start[k + 2]:
-        need, size = park_zones[j], park_zones[j + 1]
-        have = 0
-        for i in range(j + 2, j + 2 + size):
-            if occ[park_zones[i]] != 0:
-                have += 1
-        credit += min(have, need)
-        j += 2 + size
+    for j in range(park_start[k + 1], park_start[k + 2]):
+        if occ[park_cells[j]] != 0:
+            credit += 1
     return credit
 
 
 @nb.njit(cache=True, inline="always")
 def feasible_packed(reach, parts, rank_of, index, boxes, n, player, packed, moved_from,
-                    moved_to, masks, work, park_start, park_zones, occ):
+                    moved_to, masks, work, park_start, park_cells, occ):
     """The largest ``k <= packed`` at which the plan can still be finished
     with its first ``k`` goals as walls (see the module doc), the box of
     ``moved_from`` standing on ``moved_to`` (-1, -1: the position as it
     is) and the player on ``player`` (any cell he can walk to), and the
-    boxes the plan has parked by step ``k`` stand in the pockets it parks
-    them in (``occ`` marks the boxes, the move made: a prefix packed
-    before its boxes were parked shut them out,
-    :meth:`.packing.PackingSearch.parking`).
+    boxes the plan has parked by step ``k`` stand where it parks them
+    (``occ`` marks the boxes, the move made: a prefix packed before its
+    boxes were parked shut them out, :meth:`.packing.PackingSearch.parking`).
     Without the table, the largest such ``k`` that parks its boxes.
     ``masks`` (uint64, one per box) and ``work``
     (:func:`.matching.mask_matching_work`) are scratch."""
     n_goals = reach.shape[0] - 1
     if n_goals < 0 or packed >= n_goals:
         k = packed
-        while k > 0 and not parked_at(park_start, park_zones, occ, k):
+        while k > 0 and not parked_at(park_start, park_cells, occ, k):
             k -= 1
         return k
     full = (~np.uint64(0)) >> np.uint64(64 - n_goals)
     k = packed
     while k > 0:
-        if not parked_at(park_start, park_zones, occ, k):
+        if not parked_at(park_start, park_cells, occ, k):
             k -= 1
             continue
         need = full & ~((np.uint64(1) << np.uint64(k)) - np.uint64(1))

@@ -338,15 +338,14 @@ def feasible_packed(reach: PlanReach, boxes, player: int, parked=None) -> int:
     boxes) lowered to the largest ``k`` at which the boxes off the first
     ``k`` goals can be given the goals ``order[j]``, ``j >= k``, one each,
     every box one it reaches from where the player stands
-    (:meth:`PlanReach.goals`), and the pockets ``parked[k]`` (a list of
-    ``(boxes needed, cells)`` per step, none by default) the plan has
-    boxes wait in by then hold them."""
+    (:meth:`PlanReach.goals`), and boxes stand on the cells ``parked[k]``
+    (a set per step, none by default) the plan has them wait on by then."""
     order = reach.order
     boxes = set(boxes)
     parked = parked or {}
     packed = next((k for k, g in enumerate(order) if g not in boxes), len(order))
     for k in range(packed, 0, -1):
-        if any(len(set(cells) & boxes) < need for need, cells in parked.get(k, ())):
+        if not parked.get(k, set()) <= boxes:
             continue
         if k == len(order):
             return k
@@ -356,37 +355,18 @@ def feasible_packed(reach: PlanReach, boxes, player: int, parked=None) -> int:
     return 0
 
 
-def parking_pockets(park_start, park_zones) -> dict[int, list[tuple[int, set[int]]]]:
-    """The pockets of :func:`pdbsearch.sokoban.plan.parking_arrays`, read
-    back: ``{step: [(boxes needed, cells), ...]}`` for the steps that park."""
-    pockets: dict[int, list[tuple[int, set[int]]]] = {}
-    for k in range(len(park_start) - 1):
-        j = int(park_start[k])
-        while j < park_start[k + 1]:
-            need, size = int(park_zones[j]), int(park_zones[j + 1])
-            pockets.setdefault(k, []).append(
-                (need, set(park_zones[j + 2:j + 2 + size].tolist())))
-            j += 2 + size
-    return pockets
-
-
 def parking_credit(parked, n_goals: int, boxes, k: int) -> int:
     """What parking adds to a packed count of ``k`` (see
-    :func:`pdbsearch.sokoban.planreach.parking_credit`), from the pockets
-    ``parked`` (:func:`parking_pockets`) of a plan of ``n_goals``: the
-    boxes the pockets gave up to goals before step ``k + 1`` (each step
-    that needs fewer boxes in them than the one before gave the
-    difference) and those in the pockets of step ``k + 1``, as many as
-    each needs.  ``k >= n_goals``: all the boxes given up."""
-    needed = [sum(need for need, _ in parked.get(j, ())) for j in range(n_goals + 2)]
-    given = 0
-    for j in range(1, min(k, n_goals) + 1):
-        given += max(0, needed[j] - needed[j + 1])
+    :func:`pdbsearch.sokoban.planreach.parking_credit`), from the cells
+    ``parked`` (a set per step) of a plan of ``n_goals``: the parked boxes
+    moved onto goals before step ``k + 1`` (each step that parks fewer
+    cells than the one before moved the difference) and the boxes on the
+    cells of step ``k + 1``.  ``k >= n_goals``: all the boxes moved."""
+    count = [len(parked.get(j, ())) for j in range(n_goals + 2)]
+    moved = sum(max(0, count[j] - count[j + 1]) for j in range(1, min(k, n_goals) + 1))
     if k >= n_goals:
-        return given
-    boxes = set(boxes)
-    return given + sum(min(len(set(cells) & boxes), need)
-                       for need, cells in parked.get(k + 1, ()))
+        return moved
+    return moved + len(set(parked.get(k + 1, ())) & set(boxes))
 
 
 def all_matched(choices) -> bool:

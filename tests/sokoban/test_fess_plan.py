@@ -218,7 +218,7 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
     from pdbsearch.sokoban.features import UNPACKED
     from pdbsearch.sokoban.fess import SokobanFessDomain
     from pdbsearch.testing.fess import (PlanReach, feasible_packed, packed_by_goal_area,
-                                        parking_credit, parking_pockets)
+                                        parking_credit)
 
     from .helpers import random_position
     from .test_fess_macros import fess_children
@@ -234,7 +234,8 @@ def test_the_packed_feature_counts_the_plan_whole_or_by_goal_area(text, by_goal_
 
     reach = PlanReach(level, order)
     plan = domain.params.plan
-    parked = parking_pockets(plan.park_start, plan.park_zones)
+    parked = {k: set(plan.park_cells[plan.park_start[k]:plan.park_start[k + 1]].tolist())
+              for k in range(1, len(order) + 1)}
 
     top = len(level.boxes) + parking_credit(parked, len(order), (), len(order))
 
@@ -286,7 +287,6 @@ def test_the_backward_path_parks_the_boxes_it_leaves_off_the_final_goals():
 @pytest.mark.parametrize("shut", [[], [2], [1, 2]])
 def test_a_parked_cell_counts_over_its_run_of_steps_only_if_the_run_shuts_it_off(shut):
     from pdbsearch.sokoban.plan import parking_arrays
-    from pdbsearch.testing.fess import parking_pockets
 
     order = [3, 2, 1]                       # step 1 fills goal 3, step 2 goal 2, step 3 goal 1
     parking = {3: frozenset({5}), 2: frozenset({5}), 1: frozenset({6})}
@@ -297,76 +297,41 @@ def test_a_parked_cell_counts_over_its_run_of_steps_only_if_the_run_shuts_it_off
             mask[5] = 0
         return mask
 
-    five = [(1, {5})] if shut else []
-    pockets = parking_pockets(*parking_arrays(order, parking, reachable))
-    assert [pockets.get(k, []) for k in range(1, 4)] == [five, five, []]  # 6 is never shut off
-    pockets = parking_pockets(*parking_arrays(order, parking))
-    assert [pockets.get(k, []) for k in range(1, 4)] == [[(1, {5})], [(1, {5})], [(1, {6})]]
-
-
-def test_a_step_asks_for_boxes_in_the_pocket_not_on_the_cells():
-    """A row of floor 10..15 (cell 10 + x) ending on goal 15, which goal
-    20's packing shuts off, with cells 1 and 2 just above it that no box
-    reaches: the path parked boxes on 11 and 13 before goal 20, so step 1
-    needs two boxes anywhere in the row off its goal, 10..14."""
-    from pdbsearch.sokoban.plan import parking_arrays
-    from pdbsearch.sokoban.planreach import parked_at
-    from pdbsearch.testing.fess import parking_pockets
-
-    order = [20, 15]
-    row = [10, 11, 12, 13, 14, 15]
-
-    def reachable(k):
-        mask = np.zeros(40, np.uint8)
-        mask[20] = 1
-        if k == 0:
-            mask[row] = 1
-        return mask
-
-    deltas = np.array([1, -1, 10, -10])
-    start, zones = parking_arrays(order, {20: frozenset({11, 13})}, reachable, deltas)
-    assert parking_pockets(start, zones) == {1: [(2, {10, 11, 12, 13, 14})]}
-    occ = np.zeros(40, np.uint8)
-    for boxes, parked in [([], False), ([12], False), ([14, 15], False), ([1, 2], False),
-                          ([10, 14], True), ([11, 13], True), ([11, 12, 13], True)]:
-        occ[:] = 0
-        occ[boxes] = 1
-        assert parked_at(start, zones, occ, 1) == parked, boxes
-        assert parked_at(start, zones, occ, 2)     # step 2 parks nothing
+    start, cells = parking_arrays(order, parking, reachable)
+    steps = [sorted(cells[start[k]:start[k + 1]].tolist()) for k in range(1, 4)]
+    five = [5] if shut else []
+    assert steps == [five, five, []]         # cell 6 is never shut off: not parked
+    start, cells = parking_arrays(order, parking)
+    assert [sorted(cells[start[k]:start[k + 1]].tolist()) for k in range(1, 4)] == [[5], [5], [6]]
 
 
 def test_the_packed_count_grows_box_by_box_while_the_plan_parks():
-    """The same row: before goal 20 each box in the pocket counts, up to
-    the two the plan parks; once goal 20 is packed (with them, or the
-    count would not reach step 1) no step parks any more, and the two
-    count for good: 1 + 2 then, 2 + 2 solved, the count growing by one
-    a box parked or a goal packed."""
+    """Goal 20 first, with boxes parked on 11 and 13 before it, then goal
+    12 (the box of 13 moved onto it) with 11 still parked, then goal 10:
+    along the plan the count grows by one a box parked or a goal packed,
+    from 0 to 3 goals + 2 boxes."""
     from pdbsearch.sokoban.plan import parking_arrays, parking_base
-    from pdbsearch.sokoban.planreach import parking_credit
+    from pdbsearch.sokoban.planreach import parked_at, parking_credit
     from pdbsearch.testing.fess import parking_credit as reference
-    from pdbsearch.testing.fess import parking_pockets
 
-    row = [10, 11, 12, 13, 14, 15]
-
-    def reachable(k):
-        mask = np.zeros(40, np.uint8)
-        mask[20] = 1
-        if k == 0:
-            mask[row] = 1
-        return mask
-
-    start, zones = parking_arrays([20, 15], {20: frozenset({11, 13})}, reachable,
-                                  np.array([1, -1, 10, -10]))
-    base = parking_base(start, zones)
-    pockets = parking_pockets(start, zones)
+    order = [20, 12, 10]
+    start, cells = parking_arrays(order, {20: frozenset({11, 13}), 12: frozenset({11})})
+    base = parking_base(start)
+    parked = {1: {11, 13}, 2: {11}}
     occ = np.zeros(40, np.uint8)
-    for boxes, k, credit in [([], 0, 0), ([12], 0, 1), ([10, 14], 0, 2), ([10, 11, 12], 0, 2),
-                             ([15], 0, 0), ([10, 14, 20], 1, 2), ([10, 20], 1, 2),
-                             ([15, 20], 2, 2)]:
+    path = [([], 0), ([13], 0), ([11, 13], 0), ([11, 13, 20], 1), ([11, 12, 20], 2),
+            ([10, 12, 20], 3)]
+    for step, (boxes, k) in enumerate(path):
         occ[:] = 0
         occ[boxes] = 1
-        assert parking_credit(start, zones, base, occ, k) == credit, (boxes, k)
-        assert reference(pockets, 2, boxes, k) == credit, (boxes, k)
+        assert parked_at(start, cells, occ, k)
+        assert k + parking_credit(start, cells, base, occ, k) == step, boxes
+        assert k + reference(parked, 3, boxes, k) == step, boxes
+    assert 3 + reference(parked, 3, (), 3) == len(path) - 1   # the solved position's count
+    # Off the parked cells a box adds nothing.
+    occ[:] = 0
+    occ[[14, 15]] = 1
+    assert parking_credit(start, cells, base, occ, 0) == 0 == reference(parked, 3, [14, 15], 0)
 
 
 @pytest.mark.parametrize("park_boxes", [True, False])
