@@ -210,6 +210,24 @@ def _pattern_dead(p, c, s, boxes, n, pi):
     return False
 
 
+@nb.njit(cache=True, inline="always")
+def _counted_packed(p, plan, occ, on_goals, boxes, n, player, packed, moved_from, moved_to):
+    """The packed feature's count of a position (``occ``, ``boxes``, the box
+    of ``moved_from`` on ``moved_to``; -1, -1: as it is) whose plan prefix
+    ``packed`` holds boxes.  It counts each goal area's part of the plan
+    apart (a plan read whole is one area, whose count is that prefix;
+    ``packed`` still names the OOP step and the next goal), loses the part
+    of the prefix the other boxes could not finish around, and adds the
+    boxes the plan parks (:mod:`.planreach`)."""
+    count = packed if plan.area_end.shape[0] == 1 else packed_by_area(
+        plan.split, plan.area_end, plan.naive, occ, on_goals)
+    feasible = feasible_packed(plan.reach, plan.parts, plan.rank_of, p.player_index, boxes, n,
+                               player, packed, moved_from, moved_to, plan.free_masks,
+                               plan.match_work, plan.park_start, plan.park_cells, occ)
+    return count - packed + feasible + parking_credit(plan.park_start, plan.park_cells,
+                                                      plan.park_base, occ, feasible)
+
+
 @kernel_jit
 def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank, out_flags):
     """The macro moves of ``key`` with their features (the FESS protocol)."""
@@ -231,21 +249,9 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     conn = components(region, p.inside, occ, p.deltas, fp.fw)
     packed = packed_count(plan.order, plan.naive, occ, on_goals)
     oop = out_of_plan(plan.zone, packed, boxes, n, -1, -1)
-    # The packed feature counts each goal area's part of the plan apart
-    # (the global prefix above still names the OOP step and the next goal);
-    # a plan read whole is one area, whose count is that prefix.  Either
-    # loses the part of the prefix the other boxes could not finish around
-    # (:mod:`.planreach`).
-    whole = plan.area_end.shape[0] == 1
-    apacked = packed if whole else packed_by_area(plan.split, plan.area_end, plan.naive, occ,
-                                                  on_goals)
-    feasible = feasible_packed(plan.reach, plan.parts, plan.rank_of, p.player_index, boxes, n,
-                               player, packed, -1, -1, plan.free_masks, plan.match_work,
-                               plan.park_start, plan.park_cells, occ)
-    # Boxes the plan parks count as progress too: ``top`` is the count of
-    # the solved position.
-    apacked += feasible - packed + parking_credit(plan.park_start, plan.park_cells,
-                                                  plan.park_base, occ, feasible)
+    # Boxes the plan parks count as progress too (:func:`_counted_packed`):
+    # ``top`` is the count of the solved position.
+    apacked = _counted_packed(p, plan, occ, on_goals, boxes, n, player, packed, -1, -1)
     top = n + plan.park_base[plan.park_base.shape[0] - 1]
     rooms = obstructed_links(fp.rooms, boxes, n)
     room_targets(fp.goal_rooms, boxes, n, occ)
@@ -322,14 +328,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 c_goals = on_goals - p.goal[s] + p.goal[c]
                 c_packed = packed_count(plan.order, plan.naive, occ, c_goals)
                 c_oop = out_of_plan(plan.zone, c_packed, boxes, n, s, c)
-                c_apacked = c_packed if whole else packed_by_area(plan.split, plan.area_end,
-                                                                  plan.naive, occ, c_goals)
-                c_feasible = feasible_packed(plan.reach, plan.parts, plan.rank_of,
-                                             p.player_index, boxes, n, q, c_packed, s, c,
-                                             plan.free_masks, plan.match_work,
-                                             plan.park_start, plan.park_cells, occ)
-                c_apacked += c_feasible - c_packed + parking_credit(
-                    plan.park_start, plan.park_cells, plan.park_base, occ, c_feasible)
+                c_apacked = _counted_packed(p, plan, occ, c_goals, boxes, n, q, c_packed, s, c)
                 c_dist = dist - _distance(p, s) + _distance(p, c)
                 desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
                     (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])

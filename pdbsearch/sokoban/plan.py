@@ -107,12 +107,10 @@ def parking_base(park_start) -> np.ndarray:
     the boxes on the cells the next step parks, as progress
     (:func:`.planreach.parking_credit`): the count grows by one a box
     parked or a goal packed, along the plan."""
-    parked = np.diff(np.asarray(park_start, np.int64))   # parked[k]: cells of step k
-    n = len(park_start) - 2
-    base = np.zeros(n + 2, np.int32)
-    for k in range(1, n + 1):
-        after = parked[k + 1] if k + 1 <= n else 0
-        base[k + 1] = base[k] + max(0, parked[k] - after)
+    start = np.asarray(park_start, np.int64)
+    parked = np.diff(start, append=start[-1])   # parked[k]: cells of step k (0 past the plan)
+    base = np.zeros(len(start), np.int32)
+    base[2:] = np.cumsum(np.maximum(0, parked[1:-1] - parked[2:]))
     return base
 
 
