@@ -14,7 +14,8 @@ All are small integers, *smaller is better* (the engine's convention):
 * ``out_of_plan``: the boxes inside the area that the next packing steps
   will seal off (the OOP zone of the plan's current step, :mod:`.plan`);
 * ``hotspots``: the boxes standing in another box's way to its goals
-  (:mod:`.hotspots`).
+  (:mod:`.hotspots`), and the boxes on later goals of the plan that cut
+  off its next goal (:mod:`.plancuts`).
 
 The first four name the cell of feature space; hotspots only rank (as in
 Festival, where they feed an advisor, not the cell).  The *rank* packs the

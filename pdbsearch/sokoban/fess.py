@@ -67,6 +67,7 @@ from .matching import mask_matching_work
 from .packing import PackingSearch, oop_zones, reach_from_starts
 from .plan import (PlanParams, goal_areas, naive_plan, parking_arrays, parking_base,
                    split_by_area)
+from .plancuts import blockers, cutoff_tables, empty_cutoffs, goal_cutoffs
 from .planreach import (empty_tables, feasible_packed, parking_credit, plan_reach, plan_tables,
                         table_fits)
 from .probe import (HITS, KEPT, PROBES, PROVED, REACHED, SPENT, ProbeWork, known_dead,
@@ -211,6 +212,17 @@ def _pattern_dead(p, c, s, boxes, n, pi):
 
 
 @nb.njit(cache=True, inline="always")
+def _counted_hotspots(fp, plan, boxes, n, player, packed, moved_from, moved_to, hot):
+    """The hotspot feature of a position (the box of ``moved_from`` on
+    ``moved_to``; -1, -1: as it is) whose plan prefix ``packed`` holds
+    boxes: ``hot``, the boxes in another box's way to its goals
+    (:mod:`.hotspots`), and the boxes on later goals of the plan that cut
+    off its next goal (:mod:`.plancuts`)."""
+    return hot + blockers(plan.cuts, plan.cut_sources, plan.reach, plan.parts, plan.rank_of,
+                          fp.base.player_index, boxes, n, player, packed, moved_from, moved_to)
+
+
+@nb.njit(cache=True, inline="always")
 def _counted_packed(p, plan, occ, on_goals, boxes, n, player, packed, moved_from, moved_to):
     """The packed feature's count of a position (``occ``, ``boxes``, the box
     of ``moved_from`` on ``moved_to``; -1, -1: as it is) whose plan prefix
@@ -255,7 +267,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     top = n + plan.park_base[plan.park_base.shape[0] - 1]
     rooms = obstructed_links(fp.rooms, boxes, n)
     room_targets(fp.goal_rooms, boxes, n, occ)
-    hot = position_hotspots(fp.hot, p.player_index, boxes, n)
+    hot = _counted_hotspots(fp, plan, boxes, n, player, packed, -1, -1,
+                            position_hotspots(fp.hot, p.player_index, boxes, n))
     if fp.h_rank != 0:
         dist = heuristic(fp.rank_base, key)
         if dist >= DEAD:
@@ -349,7 +362,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 out_desc[m] = desc
                 out_cost[m] = mw.depth[st]
                 c_rooms = obstructed_after_move(fp.rooms, rooms, s, c)
-                c_hot = child_hotspots(fp.hot, p.player_index, boxes, n, s, c)
+                c_hot = _counted_hotspots(fp, plan, boxes, n, q, c_packed, s, c,
+                                          child_hotspots(fp.hot, p.player_index, boxes, n, s, c))
                 out_feat[m, UNPACKED] = top - c_apacked
                 out_feat[m, CONNECTIVITY] = c_conn
                 out_feat[m, ROOMS] = c_rooms
@@ -533,16 +547,20 @@ class SokobanFessDomain(FessDomain):
             rank_of = np.full(p.inside.shape[0], -1, np.int32)
             rank_of[order] = np.arange(len(order), dtype=np.int32)
             reach, parts = empty_tables()
+            cuts, cut_sources = empty_cutoffs()
             if table_fits(len(order), len(p.index_cell)):
                 reach, parts = plan_tables(len(order), len(p.index_cell))
                 plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, order,
                            self.params.fw, reach, parts)
+                cuts, cut_sources = cutoff_tables(len(order), len(p.index_cell))
+                goal_cutoffs(p.inside, p.deltas, p.index_cell, order, cuts, cut_sources)
             parking = self._packing.parking() if self.park_boxes else {}
             park_start, park_cells = parking_arrays(order, parking, reachable)
             self.params = self.params._replace(
                 plan=PlanParams(0, order, zone, split, area_end, rank_of, reach, parts,
                                 np.zeros(len(order), np.uint64), mask_matching_work(),
-                                park_start, park_cells, parking_base(park_start)), adv=adv)
+                                park_start, park_cells, parking_base(park_start), cuts,
+                                cut_sources), adv=adv)
             self.plan_info["plan"] = "packing order"
             self.plan_info["parking_steps"] = int(np.count_nonzero(np.diff(park_start)))
             self.plan_info["plan_reach"] = bool(reach.shape[0])
@@ -601,6 +619,8 @@ class SokobanFessDomain(FessDomain):
             plan_reach(p.inside, p.deltas, p.index_cell, p.player_index,
                        np.zeros(0, np.int32), self.params.fw,
                        *plan_tables(0, len(p.index_cell)))
+            goal_cutoffs(p.inside, p.deltas, p.index_cell, np.zeros(0, np.int32),
+                         *cutoff_tables(0, len(p.index_cell)))
 
     def codes_between(self, parent_key, child_key) -> list[int]:
         """The pushes of one macro edge (``cell * 4 + direction``)."""

@@ -67,6 +67,7 @@ from .features import (DIST_MAX, FeatureWork, components, components_freeing, fe
                        pack_rank)
 from .macros import MacroWork, box_macros, macro_work, prepare_splits, split_at
 from .perimeter import stuck_off_start
+from .plancuts import box_sources
 from .tables import UNREACHABLE
 
 _ONE = np.uint64(1)
@@ -774,23 +775,7 @@ def oop_zones(inside, dead, deltas, region, order):
         if k > 0:
             wall[order[k - 1]] = 1
         tag = k + 1
-        tail = 0
-        for i in range(k, n):
-            g = order[i]
-            src[g] = tag
-            q[tail] = g
-            tail += 1
-        head = 0
-        while head < tail:
-            y = q[head]
-            head += 1
-            for d in deltas:
-                x = y - d
-                if inside[x] != 0 and wall[x] == 0 and inside[x - d] != 0 and \
-                        wall[x - d] == 0 and src[x] != tag:
-                    src[x] = tag
-                    q[tail] = x
-                    tail += 1
+        box_sources(inside, deltas, wall, order[k:], tag, src, q)
         for i in range(region.shape[0]):
             c = region[i]
             if wall[c] == 0 and dead[c] == 0 and src[c] != tag:

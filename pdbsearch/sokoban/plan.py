@@ -28,6 +28,7 @@ import numpy as np
 
 from ..byref import by_reference
 from .matching import mask_matching_work
+from .plancuts import empty_cutoffs
 from .planreach import empty_tables
 
 
@@ -54,6 +55,11 @@ class PlanParams(NamedTuple):
     #: int32[goals + 2]: the parked boxes the plan has moved onto goals
     #: before step ``k`` (:func:`parking_base`)
     park_base: np.ndarray
+    #: uint8[goals, goals]: a box on goal ``j`` cuts goal ``m`` off
+    #: some of its approaches (:mod:`.plancuts`; empty: off)
+    cuts: np.ndarray
+    #: uint8[goals, goals, region]: the cells that still reach goal ``m`` then
+    cut_sources: np.ndarray
 
 
 def naive_plan(n_goals: int, n_grid: int) -> PlanParams:
@@ -63,7 +69,7 @@ def naive_plan(n_goals: int, n_grid: int) -> PlanParams:
                       np.full(n_grid, -1, np.int32), *empty_tables(),
                       np.zeros(n_goals, np.uint64), mask_matching_work(),
                       *parking_arrays(np.zeros(n_goals, np.int32), {}),
-                      np.zeros(n_goals + 2, np.int32))
+                      np.zeros(n_goals + 2, np.int32), *empty_cutoffs())
 
 
 def parking_arrays(order, parking: dict[int, frozenset[int]],

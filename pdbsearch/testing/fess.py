@@ -128,28 +128,69 @@ def replay_pushes(level: Level, boxes, player: int, codes) -> tuple[frozenset[in
     return frozenset(boxes), player
 
 
+def _region(level: Level) -> set[int]:
+    """The cells a box or the player may stand on."""
+    return set(level.playable_cells()) | set(level.goals) | set(level.boxes)
+
+
+def box_sources(level: Level, targets, walls) -> set[int]:
+    """The cells (``targets`` among them) from which a lone box can be
+    pushed onto one of ``targets``, with ``walls`` as walls: the player
+    needs only the cell behind the box, wherever he stands."""
+    region = _region(level)
+    w = level.width
+    sources = set(targets)
+    todo = list(sources)
+    while todo:
+        y = todo.pop()
+        for d in (-1, -w, 1, w):
+            x = y - d
+            if (x in region and x not in walls and x - d in region
+                    and x - d not in walls and x not in sources):
+                sources.add(x)
+                todo.append(x)
+    return sources
+
+
+def plan_blockers(reach: "PlanReach", boxes, player: int) -> int:
+    """The boxes on a goal the plan (``reach.order``) fills after its next
+    goal (the first without a box) that cut that goal off: with the goals
+    before it as walls, the box's own goal as a wall too takes away more
+    cells a lone box could be pushed onto the next goal from than its own,
+    no other box off those goals stands on one of the cells left, and the
+    box itself cannot be pushed on to it from where the player stands."""
+    level, order = reach.level, reach.order
+    boxes = set(boxes)
+    k = next((i for i, g in enumerate(order) if g not in boxes), len(order))
+    if k == len(order):
+        return 0
+    walls = set(order[:k])
+    whole = box_sources(level, [order[k]], walls)
+    count = 0
+    for j in range(k + 1, len(order)):
+        if order[j] not in boxes:
+            continue
+        left = box_sources(level, [order[k]], walls | {order[j]})
+        if left == whole - {order[j]}:
+            continue
+        if any(b in left for b in boxes - walls - {order[j]}):
+            continue
+        if k not in reach.goals(k, order[j], player):
+            count += 1
+    return count
+
+
 def oop_zones(level: Level, order, dead=frozenset()) -> list[frozenset[int]]:
     """The out-of-plan zone of each step (``len(order) + 1`` of them): with
     the first ``k`` goals of ``order`` as walls, the region cells (not walls,
     not ``dead``) from which a lone box cannot reach any later goal, taken
     from the next step whose zone differs (the area about to be sealed)."""
-    region = set(level.playable_cells()) | set(level.goals) | set(level.boxes)
-    w = level.width
-    deltas = (-1, -w, 1, w)
+    region = _region(level)
     n = len(order)
     raw = []
     for k in range(n + 1):
         walls = set(order[:k])
-        sources = set(order[k:])
-        todo = list(sources)
-        while todo:
-            y = todo.pop()
-            for d in deltas:
-                x = y - d
-                if (x in region and x not in walls and x - d in region
-                        and x - d not in walls and x not in sources):
-                    sources.add(x)
-                    todo.append(x)
+        sources = box_sources(level, order[k:], walls)
         raw.append(frozenset(c for c in region
                              if c not in walls and c not in dead and c not in sources))
     zones = []
