@@ -212,14 +212,14 @@ def _pattern_dead(p, c, s, boxes, n, pi):
 
 
 @nb.njit(cache=True, inline="always")
-def _counted_hotspots(fp, plan, boxes, n, player, packed, moved_from, moved_to, hot):
+def _counted_hotspots(p, plan, boxes, n, player, packed, moved_from, moved_to, hot):
     """The hotspot feature of a position (the box of ``moved_from`` on
     ``moved_to``; -1, -1: as it is) whose plan prefix ``packed`` holds
     boxes: ``hot``, the boxes in another box's way to its goals
     (:mod:`.hotspots`), and the boxes on later goals of the plan that cut
     off its next goal (:mod:`.plancuts`)."""
-    return hot + blockers(plan.cuts, plan.cut_sources, plan.reach, plan.parts, plan.rank_of,
-                          fp.base.player_index, boxes, n, player, packed, moved_from, moved_to)
+    return hot + blockers(plan.cut_sources, plan.reach, plan.parts, plan.order, plan.rank_of,
+                          p.player_index, boxes, n, player, packed, moved_from, moved_to)
 
 
 @nb.njit(cache=True, inline="always")
@@ -267,7 +267,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
     top = n + plan.park_base[plan.park_base.shape[0] - 1]
     rooms = obstructed_links(fp.rooms, boxes, n)
     room_targets(fp.goal_rooms, boxes, n, occ)
-    hot = _counted_hotspots(fp, plan, boxes, n, player, packed, -1, -1,
+    hot = _counted_hotspots(p, plan, boxes, n, player, packed, -1, -1,
                             position_hotspots(fp.hot, p.player_index, boxes, n))
     if fp.h_rank != 0:
         dist = heuristic(fp.rank_base, key)
@@ -362,7 +362,7 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 out_desc[m] = desc
                 out_cost[m] = mw.depth[st]
                 c_rooms = obstructed_after_move(fp.rooms, rooms, s, c)
-                c_hot = _counted_hotspots(fp, plan, boxes, n, q, c_packed, s, c,
+                c_hot = _counted_hotspots(p, plan, boxes, n, q, c_packed, s, c,
                                           child_hotspots(fp.hot, p.player_index, boxes, n, s, c))
                 out_feat[m, UNPACKED] = top - c_apacked
                 out_feat[m, CONNECTIVITY] = c_conn
@@ -547,19 +547,19 @@ class SokobanFessDomain(FessDomain):
             rank_of = np.full(p.inside.shape[0], -1, np.int32)
             rank_of[order] = np.arange(len(order), dtype=np.int32)
             reach, parts = empty_tables()
-            cuts, cut_sources = empty_cutoffs()
+            cut_sources = empty_cutoffs()
             if table_fits(len(order), len(p.index_cell)):
                 reach, parts = plan_tables(len(order), len(p.index_cell))
                 plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, order,
                            self.params.fw, reach, parts)
-                cuts, cut_sources = cutoff_tables(len(order), len(p.index_cell))
-                goal_cutoffs(p.inside, p.deltas, p.index_cell, order, cuts, cut_sources)
+                cut_sources = cutoff_tables(len(order), len(p.index_cell))
+                goal_cutoffs(p.inside, p.deltas, p.index_cell, order, cut_sources)
             parking = self._packing.parking() if self.park_boxes else {}
             park_start, park_cells = parking_arrays(order, parking, reachable)
             self.params = self.params._replace(
                 plan=PlanParams(0, order, zone, split, area_end, rank_of, reach, parts,
                                 np.zeros(len(order), np.uint64), mask_matching_work(),
-                                park_start, park_cells, parking_base(park_start), cuts,
+                                park_start, park_cells, parking_base(park_start),
                                 cut_sources), adv=adv)
             self.plan_info["plan"] = "packing order"
             self.plan_info["parking_steps"] = int(np.count_nonzero(np.diff(park_start)))
@@ -620,7 +620,7 @@ class SokobanFessDomain(FessDomain):
                        np.zeros(0, np.int32), self.params.fw,
                        *plan_tables(0, len(p.index_cell)))
             goal_cutoffs(p.inside, p.deltas, p.index_cell, np.zeros(0, np.int32),
-                         *cutoff_tables(0, len(p.index_cell)))
+                         cutoff_tables(0, len(p.index_cell)))
 
     def codes_between(self, parent_key, child_key) -> list[int]:
         """The pushes of one macro edge (``cell * 4 + direction``)."""

@@ -55,10 +55,9 @@ class PlanParams(NamedTuple):
     #: int32[goals + 2]: the parked boxes the plan has moved onto goals
     #: before step ``k`` (:func:`parking_base`)
     park_base: np.ndarray
-    #: uint8[goals, goals]: a box on goal ``j`` cuts goal ``m`` off
-    #: some of its approaches (:mod:`.plancuts`; empty: off)
-    cuts: np.ndarray
-    #: uint8[goals, goals, region]: the cells that still reach goal ``m`` then
+    #: uint8[goals, goals, region]: when a box on goal ``j`` cuts goal
+    #: ``m`` off some of its approaches, the cells that still reach it
+    #: (:mod:`.plancuts`; empty: off)
     cut_sources: np.ndarray
 
 
@@ -69,7 +68,7 @@ def naive_plan(n_goals: int, n_grid: int) -> PlanParams:
                       np.full(n_grid, -1, np.int32), *empty_tables(),
                       np.zeros(n_goals, np.uint64), mask_matching_work(),
                       *parking_arrays(np.zeros(n_goals, np.int32), {}),
-                      np.zeros(n_goals + 2, np.int32), *empty_cutoffs())
+                      np.zeros(n_goals + 2, np.int32), empty_cutoffs())
 
 
 def parking_arrays(order, parking: dict[int, frozenset[int]],

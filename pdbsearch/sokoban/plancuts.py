@@ -14,13 +14,13 @@ and 10 and Kevin01 90 had such a box too.
 first ``m`` goals as walls, the cells from which a lone box can be pushed
 onto its ``m``-th goal (a flood of reverse pushes, as for the OOP zones,
 :func:`.packing.oop_zones`); then the same with its ``j``-th goal (``j >
-m``) a wall too.  ``cuts[j, m]`` is 1 when that wall takes away more than
-its own cell, and ``sources[j, m, i]`` marks the region cells ``i`` still
-left.
+m``) a wall too.  When that wall takes away more than its own cell,
+``sources[j, m, i]`` marks the region cells ``i`` still left (the ``m``-th
+goal's own cell among them); otherwise the row is all 0.
 
 **The count** (:func:`blockers`): with the first ``k`` goals packed and
-the ``k``-th empty, a box on goal ``j > k`` with ``cuts[j, k]`` is a
-blocker when no other box (off the packed prefix) stands on a cell of
+the ``k``-th empty, a box on goal ``j > k`` whose row ``sources[j, k]``
+is marked is a blocker when no other box (off the packed prefix) stands on a cell of
 ``sources[j, k]`` and the box itself cannot be pushed on to goal ``k``
 from the side the player walks to (the plan's :mod:`.planreach` table):
 while it stays, no box can be brought to the next goal.  (Without that
@@ -32,7 +32,7 @@ hotspot feature names no cell of feature space, so the search prefers,
 among positions of one cell, those without blockers, and the hotspot
 advisor proposes moves that take one away.
 
-**Cost.** ``goals² × (region + 1)`` bytes (1.0 MB for 40 goals on 600
+**Cost.** ``goals² × region`` bytes (0.96 MB for 40 goals on 600
 cells); made with one flood per pair of goals.  Off (empty) when the plan
 has no :mod:`.planreach` table (past 64 goals, or too large a region).
 Per position, one look-up per box on a later goal, and a scan of the boxes
@@ -47,15 +47,14 @@ import numpy as np
 from .planreach import NO_SIDE
 
 
-def empty_cutoffs() -> tuple[np.ndarray, np.ndarray]:
-    """The tables of a plan that has none (``cuts``, ``sources``)."""
-    return np.zeros((0, 0), np.uint8), np.zeros((0, 0, 0), np.uint8)
+def empty_cutoffs() -> np.ndarray:
+    """The ``sources`` table of a plan that has none."""
+    return np.zeros((0, 0, 0), np.uint8)
 
 
-def cutoff_tables(n_goals: int, n_region: int) -> tuple[np.ndarray, np.ndarray]:
-    """Zeroed ``cuts`` and ``sources`` for :func:`goal_cutoffs`."""
-    return (np.zeros((n_goals, n_goals), np.uint8),
-            np.zeros((n_goals, n_goals, n_region), np.uint8))
+def cutoff_tables(n_goals: int, n_region: int) -> np.ndarray:
+    """A zeroed ``sources`` table for :func:`goal_cutoffs`."""
+    return np.zeros((n_goals, n_goals, n_region), np.uint8)
 
 
 @nb.njit(cache=True)
@@ -83,16 +82,15 @@ def box_sources(inside, deltas, wall, targets, stamp, seen, queue) -> int:
 
 
 @nb.njit(cache=True)
-def goal_cutoffs(inside, deltas, region, order, cuts, sources):
-    """Fill ``cuts[j, m]`` and ``sources[j, m, i]`` for ``j > m`` (see the
-    module doc); ``i`` indexes ``region``."""
+def goal_cutoffs(inside, deltas, region, order, sources):
+    """Fill ``sources[j, m, i]`` for ``j > m`` (see the module doc); ``i``
+    indexes ``region``."""
     n_grid = inside.shape[0]
     n = order.shape[0]
     wall = np.zeros(n_grid, np.uint8)
     before = np.zeros(n_grid, np.int64)
     seen = np.zeros(n_grid, np.int64)
     queue = np.empty(n_grid, np.int64)
-    cuts[:, :] = 0
     sources[:, :, :] = 0
     stamp = 0
     for m in range(n):
@@ -107,15 +105,14 @@ def goal_cutoffs(inside, deltas, region, order, cuts, sources):
             left = box_sources(inside, deltas, wall, order[m:m + 1], stamp, seen, queue)
             wall[g] = 0
             if left < whole - own:
-                cuts[j, m] = 1
                 for i in range(region.shape[0]):
                     if seen[region[i]] == stamp:
                         sources[j, m, i] = 1
 
 
 @nb.njit(cache=True, inline="always")
-def blockers(cuts, sources, reach, parts, rank_of, index, boxes, n, player, packed, moved_from,
-             moved_to):
+def blockers(sources, reach, parts, order, rank_of, index, boxes, n, player, packed,
+             moved_from, moved_to):
     """The boxes on later goals that cut off the plan's goal ``packed``
     (the next one; see the module doc), the box of ``moved_from`` standing
     on ``moved_to`` (-1, -1: the position as it is) and the player on
@@ -123,8 +120,9 @@ def blockers(cuts, sources, reach, parts, rank_of, index, boxes, n, player, pack
     side the player walks to (``reach``, ``parts``: :mod:`.planreach`), is
     on its way there, not in the way."""
     k = packed
-    if k >= cuts.shape[0]:
+    if k >= sources.shape[0]:
         return 0
+    goal = index[order[k]]   # its row of sources[j, k] is marked iff goal j cuts it off
     count = 0
     bit = np.uint64(1) << np.uint64(k)
     for i in range(n):
@@ -132,7 +130,7 @@ def blockers(cuts, sources, reach, parts, rank_of, index, boxes, n, player, pack
         if b == moved_from:
             b = moved_to
         j = rank_of[b]
-        if j <= k or cuts[j, k] == 0:
+        if j <= k or sources[j, k, goal] == 0:
             continue
         side = parts[k, index[b], index[player]]
         if side != NO_SIDE and reach[k, index[b], side] & bit != 0:

@@ -39,14 +39,14 @@ def tables(level, order):
     puzzle = SokobanPuzzle(level, "pushes", "matching")
     p = puzzle.params
     arr = np.array(order, np.int32)
-    cuts, sources = cutoff_tables(len(order), len(p.index_cell))
-    goal_cutoffs(p.inside, p.deltas, p.index_cell, arr, cuts, sources)
+    sources = cutoff_tables(len(order), len(p.index_cell))
+    goal_cutoffs(p.inside, p.deltas, p.index_cell, arr, sources)
     reach, parts = plan_tables(len(order), len(p.index_cell))
     plan_reach(p.inside, p.deltas, p.index_cell, p.player_index, arr,
                feature_work(len(p.inside)), reach, parts)
     ranks = np.full(p.inside.shape[0], -1, np.int32)
     ranks[order] = np.arange(len(order), dtype=np.int32)
-    return puzzle, (cuts, sources, reach, parts), ranks
+    return puzzle, (sources, reach, parts, arr), ranks
 
 
 def count(puzzle, tables_, ranks, order, boxes, player, moved_from=-1, moved_to=-1):
@@ -107,10 +107,11 @@ def test_the_hotspot_feature_counts_the_blocker():
     """Through FESS's expansion (the position's own features): a box on
     the shaft's near goal with the player shut in behind it counts one
     hotspot more than with the player in the room."""
-    from pdbsearch.search.fess import expand_once
     from pdbsearch.search.result import Limits
     from pdbsearch.sokoban.features import HOTSPOTS
     from pdbsearch.sokoban.fess import SokobanFessDomain
+
+    from .test_fess_macros import fess_children
 
     level = xsb(ROOM)
     puzzle = SokobanPuzzle(level, "pushes", "matching")
@@ -120,13 +121,8 @@ def test_the_hotspot_feature_counts_the_blocker():
     near, far, box = cell(level, 4, 3), cell(level, 4, 4), cell(level, 3, 2)
     room = cell(level, 1, 2)
     assert domain.params.plan.order.tolist() == [far, near]
-    m, f = domain.max_children, domain.n_features
     hot = {}
     for player in (far, room):
-        out = (np.zeros((m, domain.key_words), np.uint64), np.zeros(m, np.int64),
-               np.zeros(m, np.int32), np.zeros((m, f), np.int32), np.zeros(m, np.int64),
-               np.zeros(m, np.uint8))
-        info = np.zeros(f + 1, np.int64)
-        expand_once(domain.params, puzzle.key_of(frozenset({box, near}), player), info, *out)
+        _children, info = fess_children(domain, puzzle.key_of(frozenset({box, near}), player))
         hot[player] = int(info[1 + HOTSPOTS])
     assert hot[far] == hot[room] + 1
