@@ -167,7 +167,7 @@ def _blocked_by_any(b, along, occ, inside, dead):
 
 
 @nb.njit(cache=True, inline="always")
-def _keep_frozen(cells, n, occ, inside, dead, width, mark, tag):
+def keep_frozen(cells, n, occ, inside, dead, width, mark, tag):
     """The greatest fixpoint of the freeze rule: unmark (``mark`` = 0) the
     candidates among ``cells[:n]`` marked ``tag`` that are free on some
     axis, until none changes; those left marked never move."""
@@ -217,7 +217,7 @@ def freeze_deadlock(c, occ, inside, goal, dead, width, mark, tag, stack):
                 mark[x] = tag
                 stack[n] = x
                 n += 1
-    _keep_frozen(stack, n, occ, inside, dead, width, mark, tag)
+    keep_frozen(stack, n, occ, inside, dead, width, mark, tag)
     for k in range(n):
         b = stack[k]
         if mark[b] == tag and goal[b] == 0:
@@ -286,7 +286,7 @@ def sealed_goal_deadlock(boxes, n, occ, inside, goal, goal_cells, dead, deltas, 
     width = deltas[3]
     for i in range(n):
         mark[boxes[i]] = tag
-    _keep_frozen(boxes, n, occ, inside, dead, width, mark, tag)
+    keep_frozen(boxes, n, occ, inside, dead, width, mark, tag)
     return _goal_cut_off(boxes, n, occ, inside, goal, goal_cells, deltas, mark, tag, seen,
                          counters, slot, queue)
 

@@ -53,6 +53,8 @@ from .deadlocks import DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, 
 from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, push_distances,
                        gained_sides, may_gain_sides, open_sides, pushable_sides,
                        walk_distances)
+from .frozencut import (CUT_DEAD, CUT_TABLES, CUT_TESTS, FrozenCutWork, frozen_cut_deadlock,
+                        frozen_cut_work)
 from .features import (CONNECTIVITY, HOTSPOTS, N_CELL_FEATURES, N_FEATURES, OUT_OF_PLAN, ROOMS,
                        UNPACKED, FeatureWork, components, components_freeing, feature_work,
                        out_of_plan, pack_rank, packed_by_area, packed_count)
@@ -108,6 +110,7 @@ class SokobanFessParams(NamedTuple):
     stuck: int                #: 1: learn stuck patterns (into ``base.learned``)
     probe: ProbeWork          #: dead-end probes of stuck positions (:mod:`.probe`)
     goal_rooms: GoalRoomTables  #: the goal-room macro (:mod:`.goalrooms`; no rooms: off)
+    frozen: FrozenCutWork     #: boxes cut off by frozen ones (:mod:`.frozencut`)
 
 
 @nb.njit(cache=True, inline="always")
@@ -398,10 +401,16 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
 
 @kernel_jit
 def stuck_check(fp, key, again):
-    """``PROVED_DEAD`` when the xy test proves the position dead (its
+    """``PROVED_DEAD`` when boxes frozen on goals cut the others off
+    (:mod:`.frozencut`), the xy test proves the position dead (its
     pattern is learned then) or a probe does (see the module doc);
     ``ASK_LATER`` when the probe's budget is spent.  Asked ``again``, only
-    the probe runs (the xy test ran the first time)."""
+    the probe runs (the others ran the first time)."""
+    if again == 0:
+        p = fp.base
+        n = decode_boxes(p, key, p.work.boxes)
+        if frozen_cut_deadlock(p, fp.frozen, p.work.boxes, n, player_of(p, key)):
+            return PROVED_DEAD
     if again == 0 and fp.stuck != 0 and learn_stuck(fp.base, key):
         return PROVED_DEAD
     return probe_dead(fp.base, fp.probe, key)
@@ -424,7 +433,9 @@ class SokobanFessDomain(FessDomain):
     the plan parks by then in place, and each box parked counts
     (:mod:`.planreach`);
     the ``use_*`` switches turn a part off (the plan, room links,
-    hotspots, stuck patterns, dead-end probes, the goal-room macro).
+    hotspots, stuck patterns, dead-end probes, the goal-room macro, the
+    stuck test's frozen-box cut, :mod:`.frozencut`, which the freeze rule's
+    switch turns off too).
     """
 
     n_features = N_FEATURES + 1
@@ -434,7 +445,7 @@ class SokobanFessDomain(FessDomain):
                  use_rooms: bool = True, use_hotspots: bool = True, use_stuck: bool = True,
                  use_probes: bool = True, block_goal_starts: bool = False,
                  use_goal_rooms: bool = True, by_goal_area: bool = False,
-                 park_boxes: bool = True):
+                 park_boxes: bool = True, use_frozen_cut: bool = True):
         puzzle.check_algorithm("fess-only")
         self.puzzle = puzzle
         self.limits = limits
@@ -481,7 +492,10 @@ class SokobanFessDomain(FessDomain):
                                         shared, int(stuck),
                                         probe_work(puzzle.key_words, puzzle.max_successors,
                                                    use_probes and puzzle.rules.probes),
-                                        goal_room_tables(self.goal_rooms, n_grid)))
+                                        goal_room_tables(self.goal_rooms, n_grid),
+                                        frozen_cut_work(base.goal_cells, n_grid, n_region,
+                                                        len(level.boxes),
+                                                        use_frozen_cut and puzzle.rules.freeze)))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
         self.plan_info: dict = {"plan": "naive"}
@@ -594,14 +608,18 @@ class SokobanFessDomain(FessDomain):
     def describe(self) -> dict:
         """The plan found (and whether it has its :mod:`.planreach` table),
         whether the hotspot feature is on, the goal rooms and the moves
-        their macro dropped, and what the dead-end probes did."""
+        their macro dropped, what the dead-end probes did and what the
+        frozen-box test did (:mod:`.frozencut`)."""
         counters = self.params.probe.counters
+        frozen = self.params.frozen.counters
         return {**self.plan_info, "hotspots": self._hotspot_state,
                 "goal_rooms": len(self.goal_rooms),
                 "goal_room_dropped": int(self.params.goal_rooms.dropped[0]),
                 "probes": int(counters[PROBES]), "probes_dead": int(counters[PROVED]),
                 "probe_expanded": int(counters[SPENT]), "probe_kept": int(counters[KEPT]),
-                "probe_hits": int(counters[HITS]), "probe_reached": int(counters[REACHED])}
+                "probe_hits": int(counters[HITS]), "probe_reached": int(counters[REACHED]),
+                "frozen_cut_tests": int(frozen[CUT_TESTS]), "frozen_cut_tables": int(frozen[CUT_TABLES]),
+                "frozen_cut_dead": int(frozen[CUT_DEAD])}
 
     def load_kernels(self) -> None:
         """Compile (or load) the replay and preparation kernels."""

@@ -103,74 +103,90 @@ def plan_reach(inside, deltas, region, index, order, fw, out, parts):
     ``index[cell]`` is the cell's region index; ``fw`` is the scratch of
     :func:`.features.components`, which labels the parts around each box."""
     n_region = region.shape[0]
-    n = order.shape[0]
     blocked = np.zeros(inside.shape[0], np.uint8)
-    side_lab = np.empty(4, np.int32)
     seen = np.zeros((n_region, 4), np.int64)
     queue = np.empty(4 * n_region, np.int64)
+    side_lab = np.empty(4, np.int32)
     stamp = 0
-    out[:, :, :] = 0
-    parts[:, :, :] = NO_SIDE
-    for k in range(n + 1):
+    for k in range(order.shape[0] + 1):
         if k > 0:
             blocked[order[k - 1]] = 1
-        for b in range(n_region):
-            if blocked[region[b]] != 0:
-                continue   # a wall now: no box stands there
-            blocked[region[b]] = 1
-            components(region, inside, blocked, deltas, fw)
-            blocked[region[b]] = 0
-            # The part of each side cell (a cell of it; -1: a wall), then
-            # each cell named by the first side in its part.
+        stamp = reach_with_walls(inside, deltas, region, index, order, blocked, fw, out[k],
+                                 parts[k], seen, queue, side_lab, stamp)
+
+
+@nb.njit(cache=True)
+def reach_with_walls(inside, deltas, region, index, order, blocked, fw, out, parts, seen, queue,
+                     side_lab, stamp):
+    """One step of :func:`plan_reach` for the cells ``blocked`` marks as
+    walls: ``parts[i, x]`` and ``out[i, d]`` (bit ``j`` for each goal
+    ``order[j]`` not blocked).  ``seen`` (int64, region × 4) and ``queue``
+    (int64, 4 × region) are scratch whose stamps start after ``stamp``,
+    ``side_lab`` (int32, 4) scratch too (nothing is allocated: the FESS
+    kernels call it); returns the last stamp used."""
+    n_region = region.shape[0]
+    out[:, :] = 0
+    parts[:, :] = NO_SIDE
+    for b in range(n_region):
+        if blocked[region[b]] != 0:
+            continue   # a wall now: no box stands there
+        blocked[region[b]] = 1
+        components(region, inside, blocked, deltas, fw)
+        blocked[region[b]] = 0
+        # The part of each side cell (a cell of it; -1: a wall), then
+        # each cell named by the first side in its part.
+        for d in range(4):
+            y = region[b] + deltas[d]
+            side_lab[d] = fw.lab[y] if inside[y] != 0 and fw.mark[y] == fw.counters[0] \
+                else -1
+        for i in range(n_region):
+            c = region[i]
+            if fw.mark[c] != fw.counters[0]:
+                continue   # a wall or the box
             for d in range(4):
-                y = region[b] + deltas[d]
-                side_lab[d] = fw.lab[y] if inside[y] != 0 and fw.mark[y] == fw.counters[0] \
-                    else -1
-            for i in range(n_region):
-                c = region[i]
-                if fw.mark[c] != fw.counters[0]:
-                    continue   # a wall or the box
-                for d in range(4):
-                    if side_lab[d] == fw.lab[c]:
-                        parts[k, b, i] = d
-                        break
-        for j in range(k, n):
-            stamp += 1
-            bit = np.uint64(1) << np.uint64(j)
-            g = index[order[j]]
-            tail = 0
-            for d in range(4):
-                y = order[j] + deltas[d]
-                if inside[y] != 0 and blocked[y] == 0:
-                    seen[g, d] = stamp
-                    queue[tail] = g * 4 + d
+                if side_lab[d] == fw.lab[c]:
+                    parts[b, i] = d
+                    break
+    for j in range(order.shape[0]):
+        if blocked[order[j]] != 0:
+            continue
+        stamp += 1
+        bit = np.uint64(1) << np.uint64(j)
+        g = index[order[j]]
+        tail = 0
+        for d in range(4):
+            y = order[j] + deltas[d]
+            if inside[y] != 0 and blocked[y] == 0:
+                seen[g, d] = stamp
+                queue[tail] = g * 4 + d
+                tail += 1
+        head = 0
+        while head < tail:
+            st = queue[head]
+            head += 1
+            bi = st >> 2
+            d = st & 3
+            out[bi, d] |= bit
+            c = region[bi]
+            side = parts[bi, index[c + deltas[d]]]
+            # The player walks round the box to the other sides of it.
+            for e in range(4):
+                y = c + deltas[e]
+                if e != d and inside[y] != 0 and blocked[y] == 0 and \
+                        parts[bi, index[y]] == side and seen[bi, e] != stamp:
+                    seen[bi, e] = stamp
+                    queue[tail] = bi * 4 + e
                     tail += 1
-            head = 0
-            while head < tail:
-                st = queue[head]
-                head += 1
-                bi = st >> 2
-                d = st & 3
-                out[k, bi, d] |= bit
-                c = region[bi]
-                side = parts[k, bi, index[c + deltas[d]]]
-                # The player walks round the box to the other sides of it.
-                for e in range(4):
-                    y = c + deltas[e]
-                    if e != d and inside[y] != 0 and blocked[y] == 0 and \
-                            parts[k, bi, index[y]] == side and seen[bi, e] != stamp:
-                        seen[bi, e] = stamp
-                        queue[tail] = bi * 4 + e
-                        tail += 1
-                # A pull: the player steps back, the box follows onto his cell.
-                p = c + deltas[d]
-                q = p + deltas[d]
-                if inside[q] != 0 and blocked[q] == 0:
-                    ip = index[p]
-                    if seen[ip, d] != stamp:
-                        seen[ip, d] = stamp
-                        queue[tail] = ip * 4 + d
-                        tail += 1
+            # A pull: the player steps back, the box follows onto his cell.
+            p = c + deltas[d]
+            q = p + deltas[d]
+            if inside[q] != 0 and blocked[q] == 0:
+                ip = index[p]
+                if seen[ip, d] != stamp:
+                    seen[ip, d] = stamp
+                    queue[tail] = ip * 4 + d
+                    tail += 1
+    return stamp
 
 
 @nb.njit(cache=True, inline="always")

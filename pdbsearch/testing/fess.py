@@ -419,3 +419,41 @@ def all_matched(choices) -> bool:
             return True
         return any(place(i + 1, used | {c}) for c in choices[i] - used)
     return place(0, frozenset())
+
+
+def frozen_cut_dead(level: Level, boxes, player: int, dead=frozenset()) -> bool:
+    """The plain reading of :func:`pdbsearch.sokoban.frozencut.frozen_cut_deadlock`:
+    with the boxes that never move (:func:`.sokoban.frozen_boxes`) as walls,
+    no box off them can be given a free goal of its own that a lone box
+    reaches from where the player stands (or the goal it stands on); a
+    frozen box off its goal is dead too."""
+    from .sokoban import frozen_boxes
+
+    boxes = set(boxes)
+    frozen = frozen_boxes(level, boxes, dead)
+    if any(b not in level.goals for b in frozen):
+        return True
+    if not frozen:
+        return False
+    # PlanReach with the frozen goals first: its first k goals are walls.
+    order = sorted(frozen) + sorted(set(level.goals) - frozen)
+    reach = PlanReach(level, order)
+    k = len(frozen)
+    rows = []
+    for b in sorted(boxes - frozen):
+        places = set(reach.goals(k, b, player))
+        if b in level.goals:
+            places.add(order.index(b))
+        rows.append(places)
+    owner: dict[int, int] = {}
+
+    def assign(r: int, tried: set[int]) -> bool:
+        for place in rows[r]:
+            if place not in tried:
+                tried.add(place)
+                if place not in owner or assign(owner[place], tried):
+                    owner[place] = r
+                    return True
+        return False
+
+    return not all(assign(r, set()) for r in range(len(rows)))

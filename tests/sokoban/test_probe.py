@@ -57,7 +57,9 @@ DEAD_ENDGAME = xsb("""\
 
 def _domain(level, **options):
     puzzle = SokobanPuzzle(level, "pushes", "matching")
-    options = {"use_stuck": False, **options}
+    # The probes alone: the xy test and the frozen-box cut (test_frozencut.py)
+    # would see some of these positions first.
+    options = {"use_stuck": False, "use_frozen_cut": False, **options}
     domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False,
                                use_hotspots=False, **options)
     return puzzle, domain
@@ -204,7 +206,7 @@ def _exhaust(delay: int | None) -> dict:
     puzzle = SokobanPuzzle(DEAD_ENDGAME, "pushes", "matching")
     domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False,
                                use_hotspots=False, use_stuck=False,
-                               use_probes=delay is not None)
+                               use_probes=delay is not None, use_frozen_cut=False)
     domain.params.probe.counters[SPENT] = delay or 0
     engine = FessSearch(puzzle, Limits(), domain)
     result = run_engine(puzzle, engine, algo="fess-only", weight=1.0, bound=None,

@@ -24,10 +24,12 @@ from .helpers import SMALL_MICROBAN, microban, random_position, xsb
 
 
 def _domain(level, **options):
-    """FESS's domain with the xy test alone (no dead-end probes: test_probe.py)."""
+    """FESS's domain with the xy test alone (no dead-end probes: test_probe.py;
+    no frozen-box cut: test_frozencut.py)."""
     puzzle = SokobanPuzzle(level, "pushes", "matching")
     domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False,
-                               use_hotspots=False, use_probes=False, **options)
+                               use_hotspots=False, use_probes=False, use_frozen_cut=False,
+                               **options)
     return puzzle, domain
 
 

@@ -1,0 +1,121 @@
+"""Boxes cut off from every free goal by boxes frozen on goals
+(:mod:`pdbsearch.sokoban.frozencut`): the kernel against the plain
+definition, its verdicts against an exhaustive search, and FESS's stuck
+test saying so."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pdbsearch.sokoban.frozencut import frozen_cut_deadlock, frozen_cut_work
+from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.testing.fess import frozen_cut_dead
+from pdbsearch.testing.sokoban import StateLimitError, bfs_min_pushes, frozen_boxes
+
+from .helpers import goal_heavy_boxes, microban, xsb
+
+#: Two boxes frozen on goals (a wall on the left of each, the other box
+#: above or below) shut the goal room's door: a box above it reaches no
+#: goal, though each empty goal is still fed by the box in the room.
+SHUT = """\
+########
+#@   $ #
+#### ###
+#  #*  #
+#  #*  #
+#  . $.#
+########
+"""
+
+
+def kernel(puzzle, work, boxes, player) -> bool:
+    """The kernel's verdict on a position."""
+    cells = np.array(sorted(boxes), np.int32)
+    return bool(frozen_cut_deadlock(puzzle.params, work, cells, len(cells), player))
+
+
+def fresh_work(puzzle):
+    """The test's tables for the puzzle's level."""
+    p = puzzle.params
+    return frozen_cut_work(p.goal_cells, len(p.inside), len(p.index_cell),
+                           len(puzzle.level.boxes))
+
+
+def cell(level, x, y):
+    return y * level.width + x
+
+
+def test_boxes_frozen_on_goals_shut_the_room():
+    """The hand-made room: dead with a box (and the player) above the door,
+    alive with them below it; the exhaustive search agrees."""
+    level = xsb(SHUT)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    work = fresh_work(puzzle)
+    dead = frozenset(np.flatnonzero(puzzle.params.dead).tolist())
+    frozen = {cell(level, 4, 3), cell(level, 4, 4)}
+    inside = cell(level, 5, 5)
+    for boxes, player, verdict in ((frozen | {inside, cell(level, 5, 1)}, cell(level, 1, 1), True),
+                                   (frozen | {inside, cell(level, 2, 4)}, cell(level, 1, 3), False)):
+        assert kernel(puzzle, work, boxes, player) is verdict
+        assert frozen_cut_dead(level, boxes, player, dead) is verdict
+        solvable = bfs_min_pushes(level.with_state(frozenset(boxes), player)) is not None
+        assert solvable is not verdict
+
+
+def test_the_kernel_matches_the_definition_and_never_lies():
+    """Random goal-heavy positions of Microban levels whose frozen boxes
+    stand on goals (a frozen box off its goal is the freeze test's): the
+    kernel's verdict is the plain definition's, and each dead verdict an
+    exhaustive search confirms when it can finish.  The sample holds dead
+    and live positions with frozen boxes, and confirmed dead ones."""
+    counts = {"dead": 0, "alive": 0, "confirmed": 0}
+    for number in (3, 36, 93, 105, 150):
+        level = microban(number)
+        puzzle = SokobanPuzzle(level, "pushes", "matching")
+        work = fresh_work(puzzle)
+        dead = frozenset(np.flatnonzero(puzzle.params.dead).tolist())
+        rng = np.random.default_rng(number)
+        for _ in range(150):
+            boxes = goal_heavy_boxes(level, rng, dead)
+            frozen = frozen_boxes(level, boxes, dead)
+            if not frozen or not frozen <= level.goals:
+                continue
+            free = sorted(set(level.playable_cells()) - set(boxes))
+            player = free[rng.integers(len(free))]
+            got = kernel(puzzle, work, boxes, player)
+            assert got == frozen_cut_dead(level, boxes, player, dead), (number, sorted(boxes))
+            counts["dead" if got else "alive"] += 1
+            if got:
+                try:
+                    assert bfs_min_pushes(level.with_state(frozenset(boxes), player),
+                                          max_states=5_000) is None
+                    counts["confirmed"] += 1
+                except StateLimitError:
+                    pass
+    assert min(counts.values()) > 0, counts
+
+
+def test_fess_stuck_test_drops_the_shut_room():
+    """FESS's stuck test (the xy test and the probes off) proves the
+    position dead with the frozen-box cut on, and not with it off or on
+    the live position."""
+    from pdbsearch.search.fess import NOT_PROVED, PROVED_DEAD, stuck_check_once
+    from pdbsearch.search.result import Limits
+    from pdbsearch.sokoban.fess import SokobanFessDomain
+
+    level = xsb(SHUT)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    frozen = {cell(level, 4, 3), cell(level, 4, 4)}
+    shut = puzzle.key_of(frozenset(frozen | {cell(level, 5, 5), cell(level, 5, 1)}),
+                         cell(level, 1, 1))
+    live = puzzle.key_of(frozenset(frozen | {cell(level, 5, 5), cell(level, 2, 4)}),
+                         cell(level, 1, 3))
+    verdicts = {}
+    for on in (True, False):
+        domain = SokobanFessDomain(puzzle, Limits(), use_packing=False, h_rank=False,
+                                   use_hotspots=False, use_stuck=False, use_probes=False,
+                                   use_frozen_cut=on)
+        verdicts[on] = (stuck_check_once(domain.params, shut),
+                        stuck_check_once(domain.params, live))
+    assert verdicts[True] == (PROVED_DEAD, NOT_PROVED)
+    assert verdicts[False] == (NOT_PROVED, NOT_PROVED)
