@@ -19,7 +19,9 @@
   rank, and whose feature advisor is Festival's hotspot advisor.
 * **Stuck patterns** (Festival's): when the engine has spent
   :data:`..search.fess.SUBTREE_CHECK` expansions under a position, the
-  position gets the xy test of :func:`.learning.learn_stuck` (the boxes
+  position is dead when boxes frozen on goals cut the others off the
+  free goals (:mod:`.frozencut`); then it gets the xy test of
+  :func:`.learning.learn_stuck` (the boxes
   no xy-free box holds, then each cluster of touching boxes); a dead
   verdict is stored as a pattern in this search's own store (it runs in a
   thread of its own, so it writes nothing the other engines read), which
@@ -411,8 +413,8 @@ def stuck_check(fp, key, again):
         n = decode_boxes(p, key, p.work.boxes)
         if frozen_cut_deadlock(p, fp.frozen, p.work.boxes, n, player_of(p, key)):
             return PROVED_DEAD
-    if again == 0 and fp.stuck != 0 and learn_stuck(fp.base, key):
-        return PROVED_DEAD
+        if fp.stuck != 0 and learn_stuck(p, key):
+            return PROVED_DEAD
     return probe_dead(fp.base, fp.probe, key)
 
 
@@ -618,7 +620,8 @@ class SokobanFessDomain(FessDomain):
                 "probes": int(counters[PROBES]), "probes_dead": int(counters[PROVED]),
                 "probe_expanded": int(counters[SPENT]), "probe_kept": int(counters[KEPT]),
                 "probe_hits": int(counters[HITS]), "probe_reached": int(counters[REACHED]),
-                "frozen_cut_tests": int(frozen[CUT_TESTS]), "frozen_cut_tables": int(frozen[CUT_TABLES]),
+                "frozen_cut_tests": int(frozen[CUT_TESTS]),
+                "frozen_cut_tables": int(frozen[CUT_TABLES]),
                 "frozen_cut_dead": int(frozen[CUT_DEAD])}
 
     def load_kernels(self) -> None:

@@ -54,8 +54,9 @@ def test_boxes_frozen_on_goals_shut_the_room():
     dead = frozenset(np.flatnonzero(puzzle.params.dead).tolist())
     frozen = {cell(level, 4, 3), cell(level, 4, 4)}
     inside = cell(level, 5, 5)
-    for boxes, player, verdict in ((frozen | {inside, cell(level, 5, 1)}, cell(level, 1, 1), True),
-                                   (frozen | {inside, cell(level, 2, 4)}, cell(level, 1, 3), False)):
+    above = (frozen | {inside, cell(level, 5, 1)}, cell(level, 1, 1), True)
+    below = (frozen | {inside, cell(level, 2, 4)}, cell(level, 1, 3), False)
+    for boxes, player, verdict in (above, below):
         assert kernel(puzzle, work, boxes, player) is verdict
         assert frozen_cut_dead(level, boxes, player, dead) is verdict
         solvable = bfs_min_pushes(level.with_state(frozenset(boxes), player)) is not None
