@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..sokoban.model import Level
+from .sokoban import frozen_boxes
 
 
 def _area(level: Level, player: int, boxes) -> frozenset[int]:
@@ -427,8 +428,6 @@ def frozen_cut_dead(level: Level, boxes, player: int, dead=frozenset()) -> bool:
     no box off them can be given a free goal of its own that a lone box
     reaches from where the player stands (or the goal it stands on); a
     frozen box off its goal is dead too."""
-    from .sokoban import frozen_boxes
-
     boxes = set(boxes)
     frozen = frozen_boxes(level, boxes, dead)
     if any(b not in level.goals for b in frozen):
@@ -445,15 +444,4 @@ def frozen_cut_dead(level: Level, boxes, player: int, dead=frozenset()) -> bool:
         if b in level.goals:
             places.add(order.index(b))
         rows.append(places)
-    owner: dict[int, int] = {}
-
-    def assign(r: int, tried: set[int]) -> bool:
-        for place in rows[r]:
-            if place not in tried:
-                tried.add(place)
-                if place not in owner or assign(owner[place], tried):
-                    owner[place] = r
-                    return True
-        return False
-
-    return not all(assign(r, set()) for r in range(len(rows)))
+    return not all_matched(rows)
