@@ -1,0 +1,86 @@
+"""Where FESS stops: run the FESS engine alone on one Sokoban level and
+write the best position it reached as a level of its own.
+
+    python scripts/fess_best_position.py FILE [--level N] [--time-limit 10]
+                                         [--heuristic pdb] [--out best.xsb]
+
+FESS keeps coming back to the best-ranked position it has expanded; on a
+level it does not solve, that position says why.  Give the file written
+to another solver: ``pdbsearch solve best.xsb --time-limit 20`` (push-optimal
+A*, whose exhausted space is a proof) tells a dead end, which no test of
+the search saw, from a live position the search failed to finish (see
+"Where the search ends on Disciple" in docs/benchmarks.md).  The level's
+boxes and player are replaced; its walls and goals are kept.
+
+Exit codes: 0 the position was written (the level unsolved in the time),
+1 the engine solved the level (nothing written), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from pdbsearch.cli.options import positive_float
+from pdbsearch.errors import PdbsearchError
+from pdbsearch.io import atomic_write_text
+from pdbsearch.search import ALGORITHMS, Limits
+from pdbsearch.search.driver import run_engine
+from pdbsearch.search.result import Status
+from pdbsearch.sokoban.formats import format_xsb, load_levels, select_level
+from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.sokoban.vocabulary import HEURISTICS
+
+
+def best_position(puzzle: SokobanPuzzle, seconds: float) -> tuple[Status, frozenset, int, int]:
+    """Run ``fess-only`` on ``puzzle`` for ``seconds`` of search; returns
+    the status, the best position's boxes and player, and its depth (the
+    macro moves from the start)."""
+    limits = Limits(time_seconds=seconds, threads=1)
+    engine = ALGORITHMS["fess-only"].make(puzzle, 1.0, limits)
+    result = run_engine(puzzle, engine, algo="fess-only", weight=1.0, bound=None,
+                        limits=limits, progress=False)
+    keys = engine.best_keys()
+    boxes, player = puzzle.position_of(keys[-1])
+    return result.status, frozenset(boxes), int(player), len(keys) - 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line (see the module doc)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("file", help="a level collection (XSB and the other formats of solve)")
+    parser.add_argument("--level", default="1", help="number or title of the level (default 1)")
+    parser.add_argument("--time-limit", type=positive_float, default=10.0,
+                        help="seconds of search (default 10)")
+    parser.add_argument("--heuristic", choices=HEURISTICS.names, default=HEURISTICS.default,
+                        help=f"the puzzle's bound (default {HEURISTICS.default}, as solve's)")
+    parser.add_argument("--out", default="best.xsb", help="the level file to write")
+    args = parser.parse_args(argv)
+    try:
+        level = select_level(load_levels(args.file), args.level, args.file)
+        puzzle = SokobanPuzzle(level, "pushes", args.heuristic)
+        status, boxes, player, depth = best_position(puzzle, args.time_limit)
+    except PdbsearchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    if status is Status.SOLVED:
+        print(f"{args.file} level {args.level}: solved by fess-only within "
+              f"{args.time_limit:g} s; no position written")
+        return 1
+    text = format_xsb(level, boxes, player, title=False)
+    atomic_write_text(Path(args.out), f"; best position of fess-only after {args.time_limit:g} s"
+                                      f" ({args.file}, level {args.level}, {depth} macro moves "
+                                      f"deep, {len(boxes - level.goals)} boxes off goals)\n"
+                      + text)
+    print(text, end="")
+    print(f"written to {args.out}: {depth} macro moves deep, "
+          f"{len(boxes - level.goals)} boxes off goals")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

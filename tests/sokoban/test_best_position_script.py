@@ -1,0 +1,82 @@
+"""``scripts/fess_best_position.py``: the best position FESS reached on a
+level it did not solve, written as a level that parses back, holds the
+level's walls and goals, and has boxes where the pushes from the start
+can put them; its exit codes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from pdbsearch.sokoban.formats import load_levels
+from pdbsearch.testing.sokoban import bfs_min_pushes
+
+from .helpers import python_successors, xsb
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+#: Two boxes in a corridor, the goals beyond them, the player behind:
+#: the first box pushed meets the second, and no rule says so at the
+#: start, so FESS searches before it runs out of moves (the level's
+#: exhaustive search finds no solution).
+STUCK = """\
+##########
+#@ $ $ ..#
+##########
+"""
+
+
+def reachable_box_sets(level) -> set[frozenset]:
+    """Every set of box cells the pushes reach from the start (plain BFS)."""
+    seen = {(level.boxes, level.normalized_player(level.player, level.boxes))}
+    frontier = list(seen)
+    while frontier:
+        boxes, player = frontier.pop()
+        for nxt, man, _, _ in python_successors(level, boxes, player, "pushes"):
+            if (nxt, man) not in seen:
+                seen.add((nxt, man))
+                frontier.append((nxt, man))
+    return {boxes for boxes, _ in seen}
+
+
+def _script():
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        import fess_best_position
+    finally:
+        sys.path.pop(0)
+    return fess_best_position
+
+
+def test_the_best_position_is_written_as_a_level(tmp_path):
+    """An unsolvable level: exit 0, a level with the same walls and goals
+    whose boxes stand where the pushes from the start can put them."""
+    script = _script()
+    level_file = tmp_path / "stuck.xsb"
+    level_file.write_text(STUCK)
+    out = tmp_path / "best.xsb"
+    assert script.main([str(level_file), "--time-limit", "1", "--heuristic", "matching",
+                        "--out", str(out)]) == 0
+    level = xsb(STUCK)
+    (best,) = load_levels(out)
+    assert (best.walls == level.walls).all() and best.goals == level.goals
+    assert bfs_min_pushes(level) is None   # unsolvable, as the docstring says
+    assert best.boxes in reachable_box_sets(level)
+
+
+def test_a_solved_level_writes_nothing_and_bad_input_exits_2(tmp_path, capsys):
+    script = _script()
+    solvable = tmp_path / "easy.xsb"
+    solvable.write_text("#####\n#@$.#\n#####\n")
+    out = tmp_path / "best.xsb"
+    assert script.main([str(solvable), "--time-limit", "5", "--heuristic", "matching",
+                        "--out", str(out)]) == 1
+    assert not out.exists()
+    assert script.main([str(tmp_path / "missing.xsb")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert script.main([str(solvable), "--level", "7"]) == 2
+    assert "level 7 does not exist" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        script.main([str(solvable), "--time-limit", "-1"])
