@@ -72,13 +72,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.time_limit:g} s; no position written")
         return 1
     text = format_xsb(level, boxes, player, title=False)
+    where = f"{depth} macro moves deep, {len(boxes - level.goals)} boxes off goals"
     atomic_write_text(Path(args.out), f"; best position of fess-only after {args.time_limit:g} s"
-                                      f" ({args.file}, level {args.level}, {depth} macro moves "
-                                      f"deep, {len(boxes - level.goals)} boxes off goals)\n"
-                      + text)
+                                      f" ({args.file}, level {args.level}, {where})\n" + text)
     print(text, end="")
-    print(f"written to {args.out}: {depth} macro moves deep, "
-          f"{len(boxes - level.goals)} boxes off goals")
+    print(f"written to {args.out}: {where}")
     return 0
 
 

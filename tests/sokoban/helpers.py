@@ -3,6 +3,8 @@ successor function (the second opinion on the kernels), kernel calls."""
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections import deque
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +19,7 @@ from pdbsearch.sokoban.kernels import N_COUNTERS, SEEN
 from pdbsearch.sokoban.puzzle import Rules
 
 LEVELS = Path(__file__).resolve().parents[2] / "puzzles"
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 PUSH = LEVELS / "push"
 MICROBAN = LEVELS / "sokoban" / "microban.txt"
 
@@ -30,6 +33,15 @@ SMALL_MICROBAN = (1, 2, 3, 4, 5, 7, 9, 12, 14, 17, 21, 25)
 
 
 _cache: dict[Path, list[Level]] = {}
+
+
+def script_module(name: str):
+    """The module of ``scripts/<name>.py`` (the scripts are no package)."""
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.pop(0)
 
 
 def microban(number: int) -> Level:

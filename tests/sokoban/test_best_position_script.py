@@ -5,17 +5,12 @@ can put them; its exit codes."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from pdbsearch.sokoban.formats import load_levels
 from pdbsearch.testing.sokoban import bfs_min_pushes
 
-from .helpers import python_successors, xsb
-
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+from .helpers import python_successors, script_module, xsb
 
 #: Two boxes in a corridor, the goals beyond them, the player behind:
 #: the first box pushed meets the second, and no rule says so at the
@@ -41,19 +36,10 @@ def reachable_box_sets(level) -> set[frozenset]:
     return {boxes for boxes, _ in seen}
 
 
-def _script():
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        import fess_best_position
-    finally:
-        sys.path.pop(0)
-    return fess_best_position
-
-
 def test_the_best_position_is_written_as_a_level(tmp_path):
     """An unsolvable level: exit 0, a level with the same walls and goals
     whose boxes stand where the pushes from the start can put them."""
-    script = _script()
+    script = script_module("fess_best_position")
     level_file = tmp_path / "stuck.xsb"
     level_file.write_text(STUCK)
     out = tmp_path / "best.xsb"
@@ -67,7 +53,7 @@ def test_the_best_position_is_written_as_a_level(tmp_path):
 
 
 def test_a_solved_level_writes_nothing_and_bad_input_exits_2(tmp_path, capsys):
-    script = _script()
+    script = script_module("fess_best_position")
     solvable = tmp_path / "easy.xsb"
     solvable.write_text("#####\n#@$.#\n#####\n")
     out = tmp_path / "best.xsb"

@@ -24,7 +24,7 @@ from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.testing.fess import macro_children
 from pdbsearch.testing.sokoban import bfs_min_pushes, dead_squares
 
-from .helpers import random_position, xsb
+from .helpers import random_position, script_module, xsb
 from .test_fess_macros import DEAD_ONLY, fess_children
 
 #: A chamber with two boxes frozen against its top wall (dead at the start),
@@ -286,13 +286,7 @@ def test_the_generated_goal_room_levels_are_solvable_and_have_their_room(tmp_pat
     """``scripts/gen_goalroom_levels.py``: each level has one goal room,
     its corridor and room holding every goal, and FESS solves it (the
     solution replayed by the checker)."""
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-    try:
-        from gen_goalroom_levels import main as generate
-    finally:
-        sys.path.pop(0)
+    generate = script_module("gen_goalroom_levels").main
     out = tmp_path / "rooms.xsb"
     assert generate(["--count", "3", "--boxes", "4", "6", "--seed", "5", "--out",
                      str(out)]) == 0
