@@ -13,7 +13,8 @@ the search saw, from a live position the search failed to finish (see
 boxes and player are replaced; its walls and goals are kept.
 
 Exit codes: 0 the position was written (the level unsolved in the time),
-1 the engine solved the level (nothing written), 2 bad input.
+1 the engine solved the level (nothing written), 2 bad input or an
+unwritable output file.
 """
 
 from __future__ import annotations
@@ -73,8 +74,13 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     text = format_xsb(level, boxes, player, title=False)
     where = f"{depth} macro moves deep, {len(boxes - level.goals)} boxes off goals"
-    atomic_write_text(Path(args.out), f"; best position of fess-only after {args.time_limit:g} s"
-                                      f" ({args.file}, level {args.level}, {where})\n" + text)
+    try:
+        atomic_write_text(Path(args.out), f"; best position of fess-only after "
+                                          f"{args.time_limit:g} s ({args.file}, level "
+                                          f"{args.level}, {where})\n" + text)
+    except PdbsearchError as exc:   # a folder we cannot write in
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print(text, end="")
     print(f"written to {args.out}: {where}")
     return 0

@@ -66,3 +66,10 @@ def test_a_solved_level_writes_nothing_and_bad_input_exits_2(tmp_path, capsys):
     assert "level 7 does not exist" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         script.main([str(solvable), "--time-limit", "-1"])
+    stuck = tmp_path / "stuck.xsb"
+    stuck.write_text(STUCK)
+    blocked = tmp_path / "a_file"
+    blocked.write_text("")
+    assert script.main([str(stuck), "--time-limit", "1", "--heuristic", "matching",
+                        "--out", str(blocked / "best.xsb")]) == 2
+    assert "cannot write" in capsys.readouterr().err
