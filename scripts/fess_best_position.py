@@ -23,13 +23,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from pdbsearch.api import load
 from pdbsearch.cli.options import positive_float
 from pdbsearch.errors import PdbsearchError
 from pdbsearch.io import atomic_write_text
 from pdbsearch.search import ALGORITHMS, Limits
 from pdbsearch.search.driver import run_engine
 from pdbsearch.search.result import Status
-from pdbsearch.sokoban.formats import format_xsb, load_levels, select_level
+from pdbsearch.sokoban.formats import format_xsb
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 from pdbsearch.sokoban.vocabulary import HEURISTICS
 
@@ -59,15 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="best.xsb", help="the level file to write")
     args = parser.parse_args(argv)
     try:
-        level = select_level(load_levels(args.file), args.level, args.file)
-        puzzle = SokobanPuzzle(level, "pushes", args.heuristic)
+        # The public loader: the CLI's messages for a missing file or folder.
+        puzzle = load(args.file, domain="sokoban", level=args.level, metric="pushes",
+                      heuristic=args.heuristic)
         status, boxes, player, depth = best_position(puzzle, args.time_limit)
     except PdbsearchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except OSError as exc:
-        print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
+    level = puzzle.level
     if status is Status.SOLVED:
         print(f"{args.file} level {args.level}: solved by fess-only within "
               f"{args.time_limit:g} s; no position written")

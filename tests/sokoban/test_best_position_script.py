@@ -61,7 +61,9 @@ def test_a_solved_level_writes_nothing_and_bad_input_exits_2(tmp_path, capsys):
                         "--out", str(out)]) == 1
     assert not out.exists()
     assert script.main([str(tmp_path / "missing.xsb")]) == 2
-    assert "cannot read" in capsys.readouterr().err
+    assert "no such file" in capsys.readouterr().err
+    assert script.main([str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
     assert script.main([str(solvable), "--level", "7"]) == 2
     assert "level 7 does not exist" in capsys.readouterr().err
     with pytest.raises(SystemExit):
