@@ -7,7 +7,8 @@ over the domain's *macro moves*, plus a small *feature space*: each
 expanded position is projected onto a cell, the feature vector of the best
 position on its path from the root (so a move that makes things worse
 stays in the cell it came from).  The cells are visited in turn, and every
-other iteration the best cell found so far; inside a cell the unexpanded
+other iteration the best cell found so far (while it keeps improving: see
+:func:`best_cell_period`); inside a cell the unexpanded
 move with the least *accumulated weight* is taken, where a move weighs 0
 when an advisor recommends it and 1 otherwise.  Time is shared among the
 discovered cells, so the search cannot drown in one plateau of a heuristic.
@@ -121,6 +122,10 @@ ASK_LATER = 2     #: a test could not run now (its budget is spent)
 MAX_DEFERRED = 64
 #: Expansions between two asks of the best deferred position (a power of two).
 RETRY_EVERY = 256
+#: Expansions without a better position after which the best cell's turns thin out.
+STALE_EXPANSIONS = 2048
+#: The best cell gets at least one turn in this many of its own.
+MAX_BEST_PERIOD = 8
 
 _KERNELS: dict[type, dict] = {}
 
@@ -289,8 +294,8 @@ GROW_ARENA = 7
 # Slots of the ``fs`` int64 array (the loop's own state).
 N_CELLS, CURSOR, ITERATION, BEST_CELL, BEST_RANK, N_EDGES, ARENA_TOP, MAX_CAP, \
     LAZY_DEAD, N_ADVISED, WASTED, BEST_OWN, BEST_NODE, STUCK, DROPPED, N_DEFERRED, \
-    DEFERRALS, DEFERRED_DEAD = range(18)
-N_FS = 18
+    DEFERRALS, DEFERRED_DEAD, BEST_SINCE = range(19)
+N_FS = 19
 
 _NO_RANK = np.int64(1) << np.int64(62)
 
@@ -657,6 +662,7 @@ def _expand_node(params, x, p, keys, g, parent, slots, nodes, edges, cells, aren
     if nodes.brank[x] < fs[BEST_RANK]:
         fs[BEST_RANK] = nodes.brank[x]
         fs[BEST_CELL] = c
+        fs[BEST_SINCE] = stats[EXPANDED]
     # Goal children end the search; children already stored are dropped.
     flags = buf.flags
     for i in range(n):
@@ -717,17 +723,38 @@ def _expand_node(params, x, p, keys, g, parent, slots, nodes, edges, cells, aren
     return -1
 
 
+@nb.njit(cache=True)
+def best_cell_period(stale):
+    """How many of the best cell's turns pass for each one it takes, after
+    ``stale`` expansions without a better position: 1 (every turn) below
+    :data:`STALE_EXPANSIONS`, then 2, 4, ... as the stagnation doubles, up
+    to :data:`MAX_BEST_PERIOD`.
+
+    Festival gives the best cell every other iteration.  When that cell
+    holds a dead end no test proves (the best positions of several unseen
+    levels are dead, proved by A* in 38 K to 1 M positions), those turns
+    are lost; a best cell that still improves keeps them all."""
+    doublings = stale // STALE_EXPANSIONS
+    period = 1
+    while doublings > 0 and period < MAX_BEST_PERIOD:
+        period *= 2
+        doublings >>= 1
+    return period
+
+
 @nb.njit(cache=True, inline="always")
 def _pick_cell(cells, fs, stats):
     """The cell of this iteration: the cursor's (advanced) on even
-    iterations, the best cell on odd ones (Festival alternates); -1 when
-    every heap is empty."""
+    iterations, the best cell on odd ones (Festival alternates) or on one
+    odd iteration in :func:`best_cell_period` once it stops improving; -1
+    when every heap is empty."""
     n_cells = fs[N_CELLS]
     if stats[OPEN] == 0 or n_cells == 0:
         return -1
     it = fs[ITERATION]
     fs[ITERATION] = it + 1
-    if it % 2 == 1:
+    period = best_cell_period(stats[EXPANDED] - fs[BEST_SINCE])
+    if it % 2 == 1 and (it // 2) % period == 0:
         c = fs[BEST_CELL]
         if c >= 0 and cells.size[c] > 0:
             return c
@@ -1038,6 +1065,7 @@ class FessSearch:
                 "stuck": int(fs[STUCK]), "stuck_dropped": int(fs[DROPPED]),
                 "stuck_deferrals": int(fs[DEFERRALS]),
                 "stuck_deferred_dead": int(fs[DEFERRED_DEAD]),
+                "expanded_since_best": int(self.stats[EXPANDED] - fs[BEST_SINCE]),
                 "prepare_seconds": round(self.prepare_seconds, 4),
                 **self.domain.describe()}
 

@@ -12,8 +12,11 @@ from hypothesis import strategies as st
 from pdbsearch.hakoiri import HakoiriPuzzle, parse_board
 from pdbsearch.hakoiri.generator import Recipe, random_board
 from pdbsearch.search import ALGORITHMS, Limits, Status, solve
-from pdbsearch.search.fess import (DEFERRALS, MAX_DEFERRED, N_DEFERRED, N_FS, Deferred,
-                                   _best_deferred, _defer)
+from pdbsearch.search.common import EXPANDED, N_STATS, OPEN
+from pdbsearch.search.fess import (BEST_CELL, BEST_SINCE, CURSOR, DEFERRALS, ITERATION,
+                                   MAX_BEST_PERIOD, MAX_DEFERRED, N_CELLS, N_DEFERRED, N_FS,
+                                   STALE_EXPANSIONS, Deferred, FessSearch,
+                                   _best_deferred, _defer, _pick_cell, best_cell_period)
 
 from .test_engines import STUCK, open_board_8x8
 
@@ -110,3 +113,57 @@ def test_deferred_stuck_tests_keep_the_best_ranked(ranks):
     assert sorted(deferred.rank[:n].tolist()) == sorted(r for r, _ in model)
     if n:
         assert deferred.rank[_best_deferred(deferred, fs)] == min(model)[0]
+
+
+def test_best_cell_period_doubles_with_the_stagnation():
+    """Every turn while the best position is recent, then one in 2, 4, ...
+    as the expansions without a better one double, never past the cap."""
+    s = STALE_EXPANSIONS
+    assert [best_cell_period(n) for n in (0, s - 1, s, 2 * s - 1, 2 * s, 4 * s)] == \
+        [1, 1, 2, 2, 4, min(8, MAX_BEST_PERIOD)]
+    assert best_cell_period(1 << 40) == MAX_BEST_PERIOD
+
+
+def _model_period(stale: int) -> int:
+    """Plain-Python reference of best_cell_period."""
+    return min(MAX_BEST_PERIOD, 1 << (stale // STALE_EXPANSIONS).bit_length())
+
+
+def _model_picks(sizes, ranks, best, period, iterations):
+    """Plain-Python reference of the cell schedule: the cursor's cells in
+    turn on even iterations, the best cell on the odd ones its period
+    leaves it (the best-ranked non-empty cell when the best is empty)."""
+    n, cursor, picks = len(sizes), 0, []
+    for it in range(iterations):
+        if it % 2 == 1 and (it // 2) % period == 0:
+            if best >= 0 and sizes[best] > 0:
+                picks.append(best)
+            else:
+                picks.append(min((c for c in range(n) if sizes[c]), key=lambda c: (ranks[c], c)))
+            continue
+        c = cursor % n
+        while sizes[c] == 0:
+            c = (c + 1) % n
+        cursor = (c + 1) % n
+        picks.append(c)
+    return picks
+
+
+@settings(max_examples=80, deadline=None)
+@given(sizes=st.lists(st.integers(0, 3), min_size=1, max_size=7).filter(any),
+       ranks=st.lists(st.integers(0, 5), min_size=7, max_size=7),
+       best=st.integers(-1, 6), stale=st.integers(0, 20 * STALE_EXPANSIONS))
+def test_the_best_cell_gets_fewer_turns_once_it_stops_improving(sizes, ranks, best, stale):
+    """The compiled schedule against the reference, over cell counts,
+    empty cells, a missing or empty best cell and every stagnation."""
+    best = best if best < len(sizes) else -1
+    cells = FessSearch._new_cells(8)
+    cells.size[:len(sizes)] = sizes
+    cells.brank[:len(sizes)] = ranks[:len(sizes)]
+    fs = np.zeros(N_FS, np.int64)
+    fs[N_CELLS], fs[BEST_CELL], fs[CURSOR], fs[ITERATION] = len(sizes), best, 0, 0
+    stats = np.zeros(N_STATS, np.int64)
+    stats[OPEN], stats[EXPANDED] = sum(sizes), 10**6
+    fs[BEST_SINCE] = stats[EXPANDED] - stale
+    picks = [int(_pick_cell(cells, fs, stats)) for _ in range(48)]
+    assert picks == _model_picks(sizes, ranks, best, _model_period(stale), 48)
