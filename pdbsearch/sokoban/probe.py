@@ -7,7 +7,8 @@ still reaches a goal, no box is frozen, so neither the bound nor the
 freeze, corral or sealed-goal rules prune it; the local searches of
 :mod:`.learning` cannot see it either (taking loose boxes off leaves only
 boxes on goals).  Such a position is often the best FESS has found, and
-FESS spends half its iterations on its best cell, so it stays there.
+FESS spends half its iterations on its best cell (fewer once it stops
+improving, but still a share), so it keeps coming back there.
 
 Yet the positions reachable from it are few (a few thousand pushes on
 that level), because most boxes are packed.  A *probe* searches them all,
