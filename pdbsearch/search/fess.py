@@ -753,8 +753,8 @@ def _pick_cell(cells, fs, stats):
         return -1
     it = fs[ITERATION]
     fs[ITERATION] = it + 1
-    period = best_cell_period(stats[EXPANDED] - fs[BEST_SINCE])
-    if it % 2 == 1 and (it // 2) % period == 0:
+    # The period only on odd iterations: even ones are the cursor's anyway.
+    if it % 2 == 1 and (it // 2) % best_cell_period(stats[EXPANDED] - fs[BEST_SINCE]) == 0:
         c = fs[BEST_CELL]
         if c >= 0 and cells.size[c] > 0:
             return c
