@@ -88,7 +88,7 @@ def load(path: str | Path | None = None, *, level: int | str | None = None,
 def solve(puzzle: "Puzzle", *, algo: str | None = None, weight: float = 1.0,
           time_limit: float | None = None, node_limit: int | None = None,
           memory_limit: int | None = None, threads: int | None = None,
-          progress: bool = False) -> "SearchResult":
+          progress: bool = False, shorten: int | None = None) -> "SearchResult":
     """Search ``puzzle`` and return the replayed result.
 
     ``algo`` is one of :data:`pdbsearch.search.ALGORITHMS` (default: A*, or
@@ -97,10 +97,14 @@ def solve(puzzle: "Puzzle", *, algo: str | None = None, weight: float = 1.0,
     ``node_limit`` (expansions) and ``memory_limit`` (MiB of search tables)
     stop the search cleanly with its figures (``status`` ``limit``).
     ``threads`` (default: one per core) is how many threads the search may
-    run at once; only ``algo="fess"`` runs more than one.
+    run at once; only ``algo="fess"`` runs more than one.  A solution not
+    proven optimal is then shortened by shortcuts of up to ``shorten``
+    moves between the positions of its path (default
+    :data:`~pdbsearch.search.DEFAULT_SHORTCUT_DEPTH`; 0: kept as found;
+    ``result.extra["shortened"]`` says what it did).
     Every solution is replayed by the puzzle's independent checker first.
     """
-    from .search import Limits
+    from .search import DEFAULT_SHORTCUT_DEPTH, Limits
     from .search import solve as run_search
 
     if isinstance(puzzle, list):
@@ -108,7 +112,8 @@ def solve(puzzle: "Puzzle", *, algo: str | None = None, weight: float = 1.0,
                              "by one")
     limits = Limits(time_seconds=time_limit, nodes=node_limit, memory_mb=memory_limit,
                     threads=threads)
-    return run_search(puzzle, algo, weight, limits, progress=progress)
+    return run_search(puzzle, algo, weight, limits, progress=progress,
+                      shorten=DEFAULT_SHORTCUT_DEPTH if shorten is None else shorten)
 
 
 def compare(puzzle: "Puzzle", weights: Sequence[float] = DEFAULT_WEIGHTS, *,
@@ -117,7 +122,9 @@ def compare(puzzle: "Puzzle", weights: Sequence[float] = DEFAULT_WEIGHTS, *,
             on_run: Callable[["SearchResult"], None] | None = None,
             dask: str | None = None) -> "list[SearchResult]":
     """One run per weight (α = 1 is plain A*, above it weighted A*), each
-    with the same limits; ``on_run`` hears each result as it comes.  See
+    with the same limits and its solution as the search found it (not
+    shortened: the table compares the searches); ``on_run`` hears each
+    result as it comes.  See
     :func:`pdbsearch.compare.format_table` for the table of seed 003.
 
     ``dask`` (``local:N`` or a scheduler address) runs the weights as tasks
@@ -134,7 +141,7 @@ def compare(puzzle: "Puzzle", weights: Sequence[float] = DEFAULT_WEIGHTS, *,
     runs = []
     for weight in weights:
         result = solve(puzzle, weight=weight, time_limit=time_limit, node_limit=node_limit,
-                       memory_limit=memory_limit, progress=progress)
+                       memory_limit=memory_limit, progress=progress, shorten=0)
         runs.append(result)
         if on_run is not None:
             on_run(result)

@@ -53,7 +53,7 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
 from ._jit_cache import tolerate_unreadable_indexes
-from .errors import PdbsearchError
+from .errors import InternalError, PdbsearchError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .pictures.frame import Film
@@ -177,6 +177,19 @@ def _overload_is_goal(params, key):
     return impl
 
 
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def expand_into(params, key, out_keys, out_costs, out_moves):
+    """The domain successors of one state (called from Python, rarely)."""
+    return kernel_expand(params, key, out_keys, out_costs, out_moves)
+
+
+def successor_buffers(puzzle: "Puzzle") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Output arrays large enough for one expansion of ``puzzle``."""
+    n = puzzle.max_successors
+    return (np.zeros((n, puzzle.key_words), dtype=np.uint64),
+            np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int64))
+
+
 @nb.njit(cache=True, inline="always")
 def copy_key(dst, src):
     """Copy the words of key ``src`` into ``dst`` (kernels and engines).  A
@@ -293,6 +306,28 @@ class Puzzle(ABC):
         the last state is not a goal.  The checker must not use the jitted
         kernels: it is the second opinion on every reported solution.
         """
+
+    def solution_states(self, steps: Sequence[Step]) -> list[np.ndarray]:
+        """The state after each of a replayed solution's ``steps`` (what
+        :meth:`check_solution` returned), as keys.
+
+        The default follows the kernels' own moves from the start, each step
+        the successor that carries its code; a domain whose steps split the
+        kernels' moves (Sokoban: a step is one push, a tunnel macro several)
+        overrides it.  Raises :class:`~pdbsearch.errors.InternalError` when a
+        step is no move of the kernels.
+        """
+        out_keys, out_costs, out_moves = successor_buffers(self)
+        key = self.initial_key()
+        states = []
+        for number, step in enumerate(steps, start=1):
+            count = expand_into(self.params, key, out_keys, out_costs, out_moves)
+            hits = np.flatnonzero(out_moves[:count] == step.code)
+            if hits.size == 0:
+                raise InternalError(f"step {number} ({step.text}) is no move of the kernels")
+            key = out_keys[hits[0]].copy()
+            states.append(key)
+        return states
 
     def render_path(self, keys: Sequence[np.ndarray], steps: Sequence[Step]) -> list[str]:
         """Pictures of the states along a solution (domains may keep piece

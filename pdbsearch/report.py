@@ -19,6 +19,9 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
         else:
             quality = "no optimality guarantee"
         lines.append(f"solved by {algo}: {puzzle.cost_text(result)} ({quality})")
+        shortened = result.extra.get("shortened")
+        if shortened:
+            lines.append(shortening_text(shortened, puzzle.cost_unit))
     elif result.status is Status.UNSOLVABLE:
         lines.append(f"proved unsolvable by {algo}: every reachable state was searched")
     else:
@@ -43,3 +46,17 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
             lines.append("")
         lines.extend(puzzle.solution_lines(result))
     return "\n".join(lines)
+
+
+def shortening_text(report: dict, unit: str) -> str:
+    """One line on what the shortening of a solution did
+    (``result.extra["shortened"]``)."""
+    looked = f"shortcuts of up to {report['depth']} moves looked for"
+    if not report["finished"]:
+        looked += " before the time ran out"
+    if report["after"] < report["before"]:
+        count = report["shortcuts"]
+        return (f"shortened from {report['before']} to {report['after']} {unit} by "
+                f"{count} shortcut{'' if count == 1 else 's'} ({looked}, "
+                f"{report['seconds']:.2f} s)")
+    return f"no shorter way found ({looked}, {report['seconds']:.2f} s)"

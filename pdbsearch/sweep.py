@@ -24,11 +24,12 @@ GRACE_SECONDS = 10.0
 def solve_with_weight(puzzle: Puzzle, weight: float, limits: dict) -> SearchResult:
     """One run of a sweep (the body of its batch job); ``limits`` holds
     ``time_limit``, ``node_limit`` and ``memory_limit`` as
-    :func:`pdbsearch.compare` takes them."""
+    :func:`pdbsearch.compare` takes them.  The solution is kept as the
+    search found it, as :func:`pdbsearch.compare` keeps it."""
     from .search import Limits, solve
     return solve(puzzle, None, weight, Limits(time_seconds=limits.get("time_limit"),
                                               nodes=limits.get("node_limit"),
-                                              memory_mb=limits.get("memory_limit")))
+                                              memory_mb=limits.get("memory_limit")), shorten=0)
 
 
 def weight_failure(puzzle: Puzzle, weight: float, status: str, stop_reason: str | None,

@@ -208,3 +208,23 @@ def test_a_solution_that_does_not_replay_is_an_internal_error(monkeypatch, capsy
     err = capsys.readouterr().err
     assert code == 1
     assert "internal error" in err and "does not replay" in err and "report" in err
+
+
+def test_a_greedy_solution_is_shortened_and_the_output_says_so():
+    data = json.loads(run("solve", "--algo", "greedy", "--json").stdout)
+    report = data["shortened"]
+    assert report["after"] == data["cost"] == len(data["moves"]) < report["before"]
+    assert report["depth"] == 8 and report["finished"]   # the default depth, not cut short
+    text = run("solve", "--algo", "greedy").stdout
+    assert f"shortened from {report['before']} to {report['after']} moves by " in text
+    plain = json.loads(run("solve", "--algo", "greedy", "--shorten", "0", "--json").stdout)
+    assert plain["cost"] == report["before"] and "shortened" not in plain
+    # an optimal solution is never touched
+    assert "shortened" not in json.loads(run("solve", "--json").stdout)
+
+
+@pytest.mark.parametrize("value", ["-1", "x", "2.5"])
+def test_a_bad_shortcut_depth_is_one_clear_line(value):
+    proc = run("solve", "--algo", "greedy", f"--shorten={value}")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "--shorten" in proc.stderr and "Traceback" not in proc.stderr

@@ -53,6 +53,9 @@ def copy_search_figures(record, result) -> None:
     record.status = result.status.value
     record.optimal = result.optimal
     record.cost = result.cost
+    shortened = result.extra.get("shortened")
+    if shortened and shortened["after"] < shortened["before"]:
+        record.found_cost = shortened["before"]
     record.lower_bound = result.lower_bound
     record.expanded, record.generated = result.expanded, result.generated
     record.seconds = round(result.seconds, 4)

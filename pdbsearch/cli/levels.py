@@ -124,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
                          node_limit=args.node_limit, memory_mb=args.memory_limit,
                          pattern_boxes=args.pattern_boxes, threads=args.threads,
                          grouping=args.grouping or RunOptions.grouping, members=args.members,
+                         shorten=args.shorten,
                          db_dir=None if args.db_dir is None else str(args.db_dir))
     done = read_resume(args.resume, levels, numbers, options) if args.resume else {}
     if done:
@@ -181,7 +182,7 @@ def _run_fifteen(args: argparse.Namespace, text: str) -> int:
                                 weight=weight, time_limit=args.time_limit,
                                 node_limit=args.node_limit, memory_mb=args.memory_limit,
                                 db_dir=None if args.db_dir is None else str(args.db_dir),
-                                partition=partition)
+                                partition=partition, shorten=args.shorten)
     from ..batch.levels import run_levels
     records, interrupted = run_levels(instances, options, jobs=args.jobs,
                                       progress=not args.no_progress, dask=args.dask)

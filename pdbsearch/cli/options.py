@@ -7,7 +7,7 @@ import sys
 
 from ..domains import DOMAINS
 from ..errors import PdbsearchError
-from ..search import ALGORITHMS
+from ..search import ALGORITHMS, DEFAULT_SHORTCUT_DEPTH
 from ..sokoban.rules import Rules
 from ..sokoban.vocabulary import GROUPINGS, PORTFOLIO_MEMBERS, check_members
 
@@ -39,6 +39,16 @@ def positive_int_list(text: str) -> list[int]:
     if not parts:
         raise argparse.ArgumentTypeError(f"no numbers in {_shown(text)}")
     return [positive_int(part) for part in parts]
+
+
+def whole_number(text: str) -> int:
+    """A whole number >= 0."""
+    if text.strip().startswith("-"):
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {_shown(text)}")
+    digits = text.strip().replace("_", "").replace(",", "")
+    if digits.isascii() and digits.isdigit() and int(digits) == 0:
+        return 0
+    return positive_int(text)
 
 
 def positive_float(text: str) -> float:
@@ -77,6 +87,13 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
                         help="weight α of h in weighted A* (f = g + α·h; cost <= α x optimal); "
                              "alone it selects wastar")
     add_limit_options(parser)
+    parser.add_argument("--shorten", type=whole_number, default=DEFAULT_SHORTCUT_DEPTH,
+                        metavar="N",
+                        help="a solution not proven optimal is then shortened by shortcuts "
+                             "of up to N moves between the positions of its path, for as "
+                             "long again as the search took (at least 2 s, within "
+                             f"--time-limit) (default {DEFAULT_SHORTCUT_DEPTH}; 0: keep it "
+                             "as found)")
     parser.add_argument("--threads", type=positive_int, default=None, metavar="N",
                         help="threads a search may run at once (default: one per core; "
                              "levels: the cores shared among --jobs); only --algo fess "

@@ -43,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     check_members_algo(args)
     puzzle = load_puzzle(args)
     options = dict(algo=args.algo, weight=args.weight if args.weight is not None else 1.0,
-                   threads=args.threads, progress=wants_progress(args), **limits(args))
+                   threads=args.threads, progress=wants_progress(args), shorten=args.shorten,
+                   **limits(args))
     if isinstance(puzzle, list):
         if args.animate:
             raise PdbsearchError("--animate draws one puzzle; pick a map of the Push!! file "

@@ -9,7 +9,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Sequence
 
-from ..search import Limits, Status, solve
+from ..search import DEFAULT_SHORTCUT_DEPTH, Limits, Status, solve
 from ..batch.levels import copy_search_figures, limits_of_one_level
 from .formats import Instance
 from .puzzle import FifteenPuzzle
@@ -30,6 +30,7 @@ class FifteenRunOptions:
     db_dir: str | None = None
     partition: tuple | None = None
     cpu_limit: float | None = None
+    shorten: int = DEFAULT_SHORTCUT_DEPTH  #: shortcut depth of a non-optimal solution (0: off)
 
     def puzzle(self, inst: Instance) -> FifteenPuzzle:
         """The puzzle of an instance (the pattern tables are loaded once a process)."""
@@ -51,7 +52,8 @@ class FifteenRunOptions:
     def solve_level(self, inst: Instance, number: int, limits: Limits) -> "InstanceRecord":
         """Solve one instance in this process."""
         record = self.blank_record(number, inst)
-        result = solve(self.puzzle(inst), self.algo, self.weight, limits)
+        result = solve(self.puzzle(inst), self.algo, self.weight, limits,
+                       shorten=self.shorten)
         copy_search_figures(record, result)
         record.moves = " ".join(result.moves) if result.moves else None
         return record
@@ -77,6 +79,7 @@ class InstanceRecord:
     status: str = "not run"
     optimal: bool = False         #: proven optimal by the search
     cost: int | None = None
+    found_cost: int | None = None  #: the search's cost, when shortening lowered it
     lower_bound: float | None = None
     expanded: int = 0
     generated: int = 0

@@ -20,9 +20,11 @@ from .bfs import BreadthFirstSearch
 from .bidirectional import beside_backward_search
 from .driver import run_engine, solved_at_start
 from .idastar import IterativeDeepeningSearch
+from .shorten import DEFAULT_DEPTH as DEFAULT_SHORTCUT_DEPTH
+from .shorten import shorten_result, shortening_deadline
 from .result import Limits, SearchResult, Status
 
-__all__ = ["ALGORITHMS", "Algorithm", "Limits", "SearchResult", "Status", "choose_algorithm",
+__all__ = ["ALGORITHMS", "DEFAULT_SHORTCUT_DEPTH", "Algorithm", "Limits", "SearchResult", "Status", "choose_algorithm",
            "explore", "member_label", "solve"]
 
 
@@ -133,9 +135,19 @@ def choose_algorithm(algo: str | None = None, weight: float | None = None) -> tu
 
 
 def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
-          limits: Limits | None = None, progress: bool = False) -> SearchResult:
+          limits: Limits | None = None, progress: bool = False,
+          shorten: int = DEFAULT_SHORTCUT_DEPTH) -> SearchResult:
     """Solve ``puzzle``; ``algo`` and ``weight`` as :func:`choose_algorithm`
-    decides; see :class:`SearchResult`."""
+    decides; see :class:`SearchResult`.
+
+    A solution not proven optimal is then shortened by shortcuts of at most
+    ``shorten`` moves between the positions of its path (:mod:`.shorten`;
+    0: kept as found), for as long again as the search took (at least 2 s)
+    and within the time limit; the result's ``extra["shortened"]`` says
+    what that did.
+    """
+    if shorten < 0:
+        raise PdbsearchError(f"the shortcut depth must be 0 (off) or more moves, not {shorten}")
     algo, weight = choose_algorithm(algo, weight)
     spec = ALGORITHMS[algo]
     if spec.needs_unit_costs and not puzzle.unit_costs:
@@ -172,6 +184,8 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
                         progress=progress)
     result.setup_seconds = setup_seconds
     result.compile_seconds += setup_compile_seconds
+    if shorten > 0 and result.status is Status.SOLVED and result.bound != 1.0:
+        shorten_result(puzzle, result, shorten, shortening_deadline(result, limits.time_seconds))
     return result
 
 

@@ -13,7 +13,10 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..puzzle import KERNEL_JIT_OPTIONS, kernel_expand, kernel_heuristic, kernel_is_goal
+# expand_into and successor_buffers live with the puzzle interface (a
+# puzzle replays its own solutions with them); the engines take them from here.
+from ..puzzle import (KERNEL_JIT_OPTIONS, expand_into, kernel_heuristic, kernel_is_goal,
+                      successor_buffers)
 
 #: Most expansions a chunk may be given.
 MAX_BUDGET = 1 << 24
@@ -81,19 +84,6 @@ def evaluate_heuristic(params, key):
 def evaluate_is_goal(params, key):
     """The domain goal test of one state (called from Python, rarely)."""
     return kernel_is_goal(params, key)
-
-
-@nb.njit(**KERNEL_JIT_OPTIONS)
-def expand_into(params, key, out_keys, out_costs, out_moves):
-    """The domain successors of one state (called from Python, rarely)."""
-    return kernel_expand(params, key, out_keys, out_costs, out_moves)
-
-
-def successor_buffers(puzzle):
-    """Output arrays large enough for one expansion of ``puzzle``."""
-    n = puzzle.max_successors
-    return (np.zeros((n, puzzle.key_words), dtype=np.uint64),
-            np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int64))
 
 
 def move_between(puzzle, parent_key, child_key) -> tuple[int, int]:

@@ -185,7 +185,7 @@ def solved_at_start(puzzle: Puzzle, *, algo: str, weight: float,
     """The result of a puzzle whose start is a goal: no move, no search,
     no table built (the independent checker still replays the empty
     solution)."""
-    steps, cost = _replayed(puzzle, [], algo)
+    steps, cost = replayed(puzzle, [], algo)
     result = SearchResult(status=Status.SOLVED, algo=algo, weight=weight, domain=puzzle.domain,
                           metric=puzzle.metric, heuristic=puzzle.heuristic_name, steps=steps,
                           cost=cost, bound=bound, path_keys=[puzzle.initial_key()])
@@ -195,7 +195,7 @@ def solved_at_start(puzzle: Puzzle, *, algo: str, weight: float,
     return result
 
 
-def _replayed(puzzle: Puzzle, codes, algo: str):
+def replayed(puzzle: Puzzle, codes, algo: str):
     """``(steps, cost)`` of a solution replayed by the puzzle's independent
     checker; a failure is our bug, never the user's input."""
     try:
@@ -218,7 +218,7 @@ def _finish(puzzle, engine, result, code, bound, seconds, stop_reason) -> Search
         else:
             codes = [move_between(puzzle, a, b)[0] for a, b in zip(keys, keys[1:])]
         keys, codes = puzzle.complete_solution(keys, codes)
-        steps, cost = _replayed(puzzle, codes, result.algo)
+        steps, cost = replayed(puzzle, codes, result.algo)
         result.status = Status.SOLVED
         result.steps = steps
         result.cost = cost

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from ..batch import KILLED, NOT_RUN
 from ..batch.levels import copy_search_figures, limits_of_one_level
 from ..io import atomic_write_text
-from ..search import Limits, Status, solve
+from ..search import DEFAULT_SHORTCUT_DEPTH, Limits, Status, solve
 from .model import Level
 from .puzzle import Rules, SokobanPuzzle
 from .vocabulary import GROUPINGS, HEURISTICS, METRICS
@@ -49,6 +49,7 @@ class RunOptions:
     cpu_limit: float | None = None   #: CPU seconds of search per level (benchmarks)
     threads: int | None = None       #: per level (default: the cores shared among the jobs)
     members: tuple[str, ...] | None = None  #: ``--algo fess``: only these portfolio members
+    shorten: int = DEFAULT_SHORTCUT_DEPTH  #: shortcut depth of a non-optimal solution (0: off)
 
     def puzzle(self, level: Level) -> SokobanPuzzle:
         """The puzzle of ``level`` under these options (its pattern PDB is
@@ -99,6 +100,7 @@ class LevelRecord:
     status: str = NOT_RUN
     optimal: bool = False
     cost: int | None = None
+    found_cost: int | None = None  #: the search's cost, when shortening lowered it
     pushes: int | None = None
     steps: int | None = None
     lower_bound: float | None = None
@@ -127,7 +129,8 @@ def invalid_record(number: int, invalid) -> LevelRecord:
 def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) -> LevelRecord:
     """Solve one level in this process and describe the outcome."""
     record = LevelRecord(number, level.title, len(level.boxes))
-    result = solve(options.puzzle(level), options.algo, options.weight, limits)
+    result = solve(options.puzzle(level), options.algo, options.weight, limits,
+                   shorten=options.shorten)
     sol = result.extra
     copy_search_figures(record, result)
     record.pushes, record.steps, record.lurd = sol["pushes"], sol["steps"], sol["lurd"]

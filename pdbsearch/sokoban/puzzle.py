@@ -409,6 +409,19 @@ class SokobanPuzzle(Puzzle):
         self.params = self.params._replace(perimeter=self.perimeter.table)
         return PerimeterSearch(self, self.perimeter, greedy)
 
+    def solution_states(self, steps) -> list[np.ndarray]:
+        """The position after each push of a replayed solution (a step of
+        :meth:`check_solution` is one push, also inside a tunnel macro)."""
+        level = self.level
+        boxes = set(level.boxes)
+        states = []
+        for step in steps:
+            box, d = divmod(int(step.code), MOVE_BASE)
+            boxes.remove(box)
+            boxes.add(box + level.delta(_LURD[d]))
+            states.append(self.key_of(boxes, box))
+        return states
+
     def complete_solution(self, keys, codes):
         """A path that ends on a perimeter position, carried on to the goal
         by the perimeter's stored pushes."""

@@ -10,6 +10,7 @@ import pytest
 from pdbsearch.cli import main
 from pdbsearch.search.result import SearchResult, Status
 from pdbsearch.sokoban import MAX_BOXES, check_solution, load_levels
+from pdbsearch.sokoban.formats import format_xsb_collection
 from pdbsearch.testing.sokoban import bfs_min_pushes
 
 from .helpers import MICROBAN, PUSH, many_boxes_text
@@ -304,3 +305,23 @@ def test_a_sokoban_option_on_a_hakoiri_board_is_refused(capsys, repo):
     code, _, err = run(capsys, "solve", str(repo / "puzzles/hakoiri/classic.txt"), "--no-freeze")
     assert code == 2
     assert "does not apply to hakoiri" in err
+
+
+def test_levels_records_the_cost_a_search_found_before_its_shortening(capsys, tmp_path):
+    # Microban 36 (greedy: 77 pushes, one shortcut saves 2) and 1 (no shortcut)
+    chosen = [load_levels(str(MICROBAN))[n - 1] for n in (36, 1)]
+    path, out_json = tmp_path / "two.xsb", tmp_path / "run.json"
+    path.write_text(format_xsb_collection(chosen))
+    code, out, err = run(capsys, "levels", str(path), "--algo", "greedy", "--time-limit", "20",
+                         "--json", str(out_json))
+    assert code == 0
+    data = json.loads(out_json.read_text())
+    assert data["options"]["shorten"] == 8
+    first, second = data["levels"]
+    assert first["found_cost"] > first["cost"] == first["pushes"]
+    assert check_solution(chosen[0], first["lurd"])[0] == first["pushes"]
+    assert second["found_cost"] is None and second["cost"] == second["pushes"]
+    code, out, err = run(capsys, "levels", str(path), "--algo", "greedy", "--time-limit", "20",
+                         "--shorten", "0", "--json", str(out_json))
+    first_as_found = json.loads(out_json.read_text())["levels"][0]
+    assert first_as_found["cost"] == first["found_cost"] and first_as_found["found_cost"] is None
