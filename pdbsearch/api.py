@@ -98,8 +98,9 @@ def solve(puzzle: "Puzzle", *, algo: str | None = None, weight: float = 1.0,
     stop the search cleanly with its figures (``status`` ``limit``).
     ``threads`` (default: one per core) is how many threads the search may
     run at once; only ``algo="fess"`` runs more than one.  A solution not
-    proven optimal is then shortened by shortcuts of up to ``shorten``
-    moves between the positions of its path (default
+    proven optimal is then shortened (:mod:`pdbsearch.search.shorten`:
+    Sokoban's stretches re-solved by A*, then shortcuts of up to
+    ``shorten`` moves between the positions of its path; default
     :data:`~pdbsearch.search.DEFAULT_SHORTCUT_DEPTH`; 0: kept as found;
     ``result.extra["shortened"]`` says what it did).
     Every solution is replayed by the puzzle's independent checker first.

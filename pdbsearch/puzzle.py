@@ -329,6 +329,13 @@ class Puzzle(ABC):
             states.append(key)
         return states
 
+    def segment_puzzle(self, start: np.ndarray, end: np.ndarray) -> "Puzzle | None":
+        """A puzzle of the same board whose start is the state ``start`` and
+        whose goal is the state ``end`` (its moves the same codes as this
+        puzzle's), for re-solving a stretch of a solution; None (the
+        default) when the domain cannot pose one (its goal is fixed)."""
+        return None
+
     def render_path(self, keys: Sequence[np.ndarray], steps: Sequence[Step]) -> list[str]:
         """Pictures of the states along a solution (domains may keep piece
         names consistent with the step descriptions)."""

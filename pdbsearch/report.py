@@ -51,12 +51,25 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
 def shortening_text(report: dict, unit: str) -> str:
     """One line on what the shortening of a solution did
     (``result.extra["shortened"]``)."""
-    looked = f"shortcuts of up to {report['depth']} moves looked for"
+    done = []
+    if report["windows"]:
+        done.append(f"{_count(report['windows'], 'stretch', 'stretches')} re-solved")
+    if report["shortcuts"]:
+        done.append(f"{_count(report['shortcuts'], 'shortcut', 'shortcuts')} taken")
+    looked = []
+    if report["window_moves"]:
+        looked.append(f"windows of up to {report['window_moves']} moves")
+    if report["depth"]:
+        looked.append(f"shortcuts of up to {report['depth']} moves")
     if not report["finished"]:
-        looked += " before the time ran out"
+        looked.append("stopped by its time")
+    looked.append(f"{report['seconds']:.2f} s")
     if report["after"] < report["before"]:
-        count = report["shortcuts"]
-        return (f"shortened from {report['before']} to {report['after']} {unit} by "
-                f"{count} shortcut{'' if count == 1 else 's'} ({looked}, "
-                f"{report['seconds']:.2f} s)")
-    return f"no shorter way found ({looked}, {report['seconds']:.2f} s)"
+        return (f"shortened from {report['before']} to {report['after']} {unit}: "
+                f"{' and '.join(done)} ({'; '.join(looked)})")
+    return f"no shorter way found ({'; '.join(looked)})"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    """``n`` and the noun for it."""
+    return f"{n} {one if n == 1 else many}"

@@ -216,7 +216,9 @@ def test_a_greedy_solution_is_shortened_and_the_output_says_so():
     assert report["after"] == data["cost"] == len(data["moves"]) < report["before"]
     assert report["depth"] == 8 and report["finished"]   # the default depth, not cut short
     text = run("solve", "--algo", "greedy").stdout
-    assert f"shortened from {report['before']} to {report['after']} moves by " in text
+    assert (f"shortened from {report['before']} to {report['after']} moves: "
+            f"{report['shortcuts']} shortcuts taken (shortcuts of up to 8 moves;") in text
+    assert report["windows"] == report["window_moves"] == 0   # Hakoiri's goal is fixed
     plain = json.loads(run("solve", "--algo", "greedy", "--shorten", "0", "--json").stdout)
     assert plain["cost"] == report["before"] and "shortened" not in plain
     # an optimal solution is never touched

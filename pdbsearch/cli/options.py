@@ -89,11 +89,11 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
     add_limit_options(parser)
     parser.add_argument("--shorten", type=whole_number, default=DEFAULT_SHORTCUT_DEPTH,
                         metavar="N",
-                        help="a solution not proven optimal is then shortened by shortcuts "
-                             "of up to N moves between the positions of its path, for as "
-                             "long again as the search took (at least 2 s, within "
-                             f"--time-limit) (default {DEFAULT_SHORTCUT_DEPTH}; 0: keep it "
-                             "as found)")
+                        help="a solution not proven optimal is then shortened, for as long "
+                             "again as the search took (at least 2 s, within --time-limit): "
+                             "sokoban re-solves stretches of its path with A*; then "
+                             "shortcuts of up to N moves between the positions of its path "
+                             f"(default {DEFAULT_SHORTCUT_DEPTH}; 0: keep it as found)")
     parser.add_argument("--threads", type=positive_int, default=None, metavar="N",
                         help="threads a search may run at once (default: one per core; "
                              "levels: the cores shared among --jobs); only --algo fess "

@@ -140,9 +140,10 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     """Solve ``puzzle``; ``algo`` and ``weight`` as :func:`choose_algorithm`
     decides; see :class:`SearchResult`.
 
-    A solution not proven optimal is then shortened by shortcuts of at most
-    ``shorten`` moves between the positions of its path (:mod:`.shorten`;
-    0: kept as found), for as long again as the search took (at least 2 s)
+    A solution not proven optimal is then shortened (:mod:`.shorten`:
+    stretches of its path re-solved by A* where the domain can pose them,
+    then shortcuts of at most ``shorten`` moves between its positions; 0:
+    kept as found), for as long again as the search took (at least 2 s)
     and within the time limit; the result's ``extra["shortened"]`` says
     what that did.
     """

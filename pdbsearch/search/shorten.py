@@ -1,13 +1,23 @@
-"""Shorter solutions: shortcuts between the positions of a found path.
+"""Shorter solutions: stretches of a found path re-solved, and shortcuts
+between its positions.
 
 A search that does not prove its solution optimal (weighted A*, greedy,
-FESS) often goes round about: a box pushed away and back, two moves that a
-third one makes pointless, a loop.  This pass looks, from each position of
-the path in turn, at every position within ``depth`` moves of it (a
-uniform-cost search over the domain's own moves, ``kernel_expand``); when
-one of them is a later position of the path, reached for less than the path
-pays to get there, the path takes that shortcut and goes on from there.
-Passes repeat until one finds nothing, or the time is up.
+FESS) often goes round about: a box pushed away and back, a box taken the
+long way, two moves that a third one makes pointless, a loop.  Two kinds of
+pass shorten it (:func:`shorten`):
+
+* **Windows** (:func:`window_pass`), where the domain can pose the way from
+  one position to another as a puzzle of its own
+  (:meth:`~pdbsearch.puzzle.Puzzle.segment_puzzle`: Sokoban, whose goals
+  are cells; not Hakoiri or the tile puzzles, whose goal is fixed): each
+  stretch of the path is solved again by A*, from its first position to the
+  boxes of its last, within a node limit, and taken when cheaper.
+* **Shortcuts** (:func:`shortcut_pass`), in every domain: from each position
+  of the path in turn, every position within ``depth`` moves of it (a
+  uniform-cost search over the domain's own moves, ``kernel_expand``); when
+  one of them is a later position of the path, reached for less than the
+  path pays to get there, the path takes that shortcut and goes on from
+  there.
 
 The local search orders positions by ``(cost, moves)``: a position's label
 is the cheapest way to it, and among those the one with the fewest moves,
@@ -33,12 +43,13 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from ..errors import InternalError
+from ..errors import IllegalMoveError, InternalError
 from ..puzzle import Puzzle, Step, copy_key, kernel_expand
-from .result import SearchResult
+from .bestfirst import BestFirstSearch
 from .common import ENGINE_JIT_OPTIONS, successor_buffers
-from .driver import replayed
+from .driver import replayed, run_engine
 from .heap import heap_pop, heap_push
+from .result import Limits, SearchResult, Status
 from .store import empty_slots, find_slot
 
 #: Moves a shortcut may have when none is asked for, and the positions one
@@ -53,23 +64,29 @@ LEAST_SECONDS = 2.0
 
 @dataclass
 class Shortening:
-    """What a shortening did: the deepest shortcuts it finished looking for
-    (``depth`` moves), the cost before and after, the passes it made, the
-    shortcuts it took and how long it took (seconds of wall)."""
+    """What a shortening did: the cost before and after; the windows it
+    re-solved and the widest it finished (``window_moves``, 0: none); the
+    deepest shortcuts it finished looking for (``depth`` moves), its passes
+    and the shortcuts it took; how long it took (seconds of wall)."""
 
     depth: int
     before: int
     after: int
+    windows: int = 0
+    window_moves: int = 0
     passes: int = 0
     shortcuts: int = 0
-    seconds: float = 0.0
-    finished: bool = True        #: False: the time ran out before a pass found nothing
+    seconds: float = 0.0          #: its time, compile time not counted
+    compile_seconds: float = 0.0  #: the kernels' compile (or cache load) time
+    finished: bool = True         #: False: the time ran out before the last pass
 
     def to_dict(self) -> dict:
         """The JSON form (``result.extra["shortened"]``)."""
         return {"depth": self.depth, "before": self.before, "after": self.after,
+                "windows": self.windows, "window_moves": self.window_moves,
                 "passes": self.passes, "shortcuts": self.shortcuts,
-                "seconds": round(self.seconds, 6), "finished": self.finished}
+                "seconds": round(self.seconds, 6),
+                "compile_seconds": round(self.compile_seconds, 6), "finished": self.finished}
 
 
 # -- the kernel ----------------------------------------------------------------
@@ -255,25 +272,107 @@ def shortcut_pass(puzzle: Puzzle, keys: np.ndarray, codes: list[int], costs: lis
     return np.array(new_keys), new_codes, new_costs, shortcuts, True
 
 
+# -- windows re-solved (domains that can pose the way between two positions) ----
+
+
+#: Widths of the windows, in moves of the path, tried in turn (each until a
+#: pass along the path takes none), and the positions the A* of a window
+#: may expand per move of its width (measured: docs/benchmarks.md).
+WINDOW_WIDTHS = (32, 64, 128)
+WINDOW_NODES_PER_MOVE = 1600
+
+
+def _window_moves(puzzle: Puzzle, start, end, width: int, deadline: float | None):
+    """The optimal moves from position ``start`` to position ``end`` by A*
+    on the domain's segment puzzle (:meth:`Puzzle.segment_puzzle`), or None
+    (a limit stopped it)."""
+    segment = puzzle.segment_puzzle(start, end)
+    if segment.start_is_goal():
+        return []
+    seconds = None if deadline is None else max(0.0, deadline - time.perf_counter())
+    limits = Limits(time_seconds=seconds, nodes=WINDOW_NODES_PER_MOVE * width, threads=1)
+    segment.prepare(deadline, limits.memory_bytes())
+    segment.tune("astar", 1.0)
+    found = run_engine(segment, BestFirstSearch(segment, 1.0), algo="astar", weight=1.0,
+                       bound=1.0, limits=limits, progress=False)
+    return [s.code for s in found.steps] if found.status is Status.SOLVED else None
+
+
+def window_pass(puzzle: Puzzle, steps: list[Step], width: int,
+                deadline: float | None = None) -> tuple[list[Step], int, bool]:
+    """Windows of ``width`` moves along a replayed solution (each half over
+    the one before), each re-solved optimally from its first position to
+    its last; the new moves are taken when the whole solution with them
+    replays (the segment puzzle's goal may leave the player elsewhere) and
+    costs less.  Returns ``(steps, windows taken, finished)``."""
+    keys = [puzzle.initial_key()] + puzzle.solution_states(steps)
+    cost = sum(s.cost for s in steps)
+    taken = 0
+    i = 0
+    while i < len(steps) - 1:
+        if deadline is not None and time.perf_counter() >= deadline:
+            return steps, taken, False
+        j = min(i + width, len(steps))
+        middle = _window_moves(puzzle, keys[i], keys[j], width, deadline)
+        if middle is not None:
+            codes = [s.code for s in steps[:i]] + middle + [s.code for s in steps[j:]]
+            try:
+                new_steps, new_cost = puzzle.check_solution(codes)
+            except IllegalMoveError:
+                new_steps, new_cost = None, cost
+            if new_cost < cost:
+                steps, cost = new_steps, new_cost
+                keys = [puzzle.initial_key()] + puzzle.solution_states(steps)
+                taken += 1
+        i += width // 2
+    return steps, taken, True
+
+
+# -- the whole shortening --------------------------------------------------------------
+
+
 def shorten(puzzle: Puzzle, steps: list[Step], depth: int = DEFAULT_DEPTH,
             deadline: float | None = None,
             node_cap: int = DEFAULT_NODE_CAP) -> tuple[list[int], Shortening]:
-    """Shortcuts along a solution (its replayed ``steps``): passes with
-    shortcuts of one move, until one finds none, then of two moves, and so
-    on up to ``depth`` moves (the cheap passes first, so a deadline cuts
-    the dear ones), or until ``deadline`` (``time.perf_counter()``).
+    """Shorten a solution (its replayed ``steps``) until ``deadline``
+    (``time.perf_counter()``) at the latest:
 
-    Returns the new move codes (not yet replayed: the caller replays them)
-    and what was done.
+    1. where the domain can pose the way between two positions
+       (:meth:`Puzzle.segment_puzzle`), windows of the path re-solved by A*
+       (:func:`window_pass`), narrow ones first;
+    2. shortcuts of one move from each position (:func:`shortcut_pass`),
+       until a pass finds none, then of two moves, and so on up to
+       ``depth`` moves.
+
+    Cheap passes come first, so a deadline cuts the dear ones.  Returns
+    the new move codes (not yet replayed: the caller replays them) and
+    what was done.
     """
     if depth < 1:
         raise ValueError("the depth of a shortcut is at least 1 move")
     started = time.perf_counter()
-    keys = np.array([puzzle.initial_key()] + puzzle.solution_states(steps))
+    before = sum(s.cost for s in steps)
+    report = Shortening(depth=0, before=before, after=before)
+    start = puzzle.initial_key()
+    work = _Workspace(puzzle, depth, node_cap)
+    segment = puzzle.segment_puzzle(start, start) if steps else None
+    # A first run compiles the kernels (numba caches them): that is not
+    # time the shortening had to work with.
+    report.compile_seconds = _load_kernels(puzzle, work, segment)
+    if deadline is not None:
+        deadline += report.compile_seconds
+    if segment is not None:
+        for width in WINDOW_WIDTHS:
+            taken = 1
+            while taken > 0 and report.finished:
+                steps, taken, report.finished = window_pass(puzzle, steps, width, deadline)
+                report.windows += taken
+            if not report.finished or width >= len(steps):
+                break                   # a window spans the whole solution
+        report.window_moves = width if report.finished else 0
+    keys = np.array([start] + puzzle.solution_states(steps))
     codes = [s.code for s in steps]
     costs = [s.cost for s in steps]
-    report = Shortening(depth=0, before=sum(costs), after=sum(costs))
-    work = _Workspace(puzzle, depth, node_cap)
     for reach in range(1, depth + 1):
         taken = 1
         while taken > 0 and report.finished:
@@ -285,8 +384,23 @@ def shorten(puzzle: Puzzle, steps: list[Step], depth: int = DEFAULT_DEPTH,
             break
         report.depth = reach
     report.after = int(sum(costs))
-    report.seconds = time.perf_counter() - started
+    report.seconds = time.perf_counter() - started - report.compile_seconds
     return codes, report
+
+
+def _load_kernels(puzzle: Puzzle, work: _Workspace, segment: Puzzle | None) -> float:
+    """Compile (or load) the local search's kernel and, with a segment
+    puzzle, the windows' A*; returns the seconds it took."""
+    started = time.perf_counter()
+    start = puzzle.initial_key()
+    path = np.array([start, start])
+    slots = empty_slots(2)
+    index_path(path, slots)
+    work.search(puzzle.params, path, np.zeros(2, dtype=np.int64), slots, 0, 0)  # depth 0: no work
+    if segment is not None:
+        segment.prepare()
+        BestFirstSearch(segment, 1.0).load_kernels()
+    return time.perf_counter() - started
 
 
 def shortening_deadline(result: SearchResult, time_limit: float | None) -> float:

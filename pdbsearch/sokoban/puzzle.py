@@ -9,6 +9,7 @@ with the plain-Python checker of :mod:`.reference` before it is shown.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -421,6 +422,18 @@ class SokobanPuzzle(Puzzle):
             boxes.add(box + level.delta(_LURD[d]))
             states.append(self.key_of(boxes, box))
         return states
+
+    def segment_puzzle(self, start: np.ndarray, end: np.ndarray) -> "SokobanPuzzle":
+        """The level from position ``start`` with the boxes of position
+        ``end`` as its goals (for re-solving a stretch of a solution: the
+        cells, and so the move codes, are this level's).  Its bound is the
+        matching (pattern tables of these goals would cost more than the
+        stretch); no perimeter (a backward search for one stretch)."""
+        boxes, player = self.position_of(start)
+        targets, _ = self.position_of(end)
+        level = Level.from_parts(self.level.walls, targets, boxes, [player],
+                                 source=self.level.source)
+        return SokobanPuzzle(level, self.metric, "matching", replace(self.rules, perimeter=False))
 
     def complete_solution(self, keys, codes):
         """A path that ends on a perimeter position, carried on to the goal

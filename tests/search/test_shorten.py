@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from pdbsearch.hakoiri import HakoiriPuzzle
 from pdbsearch.search import Limits, Status, solve
 from pdbsearch.search.common import expand_into, successor_buffers
-from pdbsearch.search.shorten import _Workspace, index_path, shorten, shorten_result
+from pdbsearch.search.shorten import (WINDOW_WIDTHS, _Workspace, index_path, shorten,
+                                      shorten_result)
 from pdbsearch.search.store import empty_slots
 from pdbsearch.sokoban import check_solution
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
@@ -125,6 +126,25 @@ def test_a_shortened_solution_replays_and_stays_between_the_optimum_and_the_foun
         assert len(result.path_keys) == len(result.steps) + 1
         assert np.array_equal(result.path_keys[-1],
                               puzzle.solution_states(result.steps)[-1])
+
+
+@settings(max_examples=40, deadline=None)
+@given(scrambled_rooms(rooms=rooms).map(lambda case: case[0]), st.sampled_from(("pushes", "moves")))
+def test_a_sokoban_solution_a_window_spans_becomes_optimal(level, metric):
+    """A window as long as the whole solution is the level solved again by
+    A* (its goals: the boxes of the last position, the level's goals): the
+    optimum of the plain-Python BFS."""
+    puzzle = SokobanPuzzle(level, metric, "matching")
+    found = solve(puzzle, "greedy", None, Limits(time_seconds=20, threads=1), shorten=0)
+    assert found.status is Status.SOLVED
+    if not found.steps:
+        return                           # solved at the start
+    assert len(found.steps) <= WINDOW_WIDTHS[0]
+    codes, report = shorten(puzzle, found.steps, 1)
+    assert report.finished and report.window_moves == WINDOW_WIDTHS[0]
+    steps, cost = puzzle.check_solution(codes)
+    assert cost == report.after == _sokoban_optimum(level, metric)
+    assert report.windows == (1 if cost < found.cost else 0)
 
 
 def _hakoiri_detoured(board, metric, rng):
