@@ -3,7 +3,7 @@
 on Sokoban levels: each level is solved once without shortening, then that
 same solution is shortened with each shortcut depth asked for (windows
 re-solved first, then shortcuts; no time limit), and as ``solve`` does by
-default (for as long as the search took, at least 2 s).
+default (for as long as the search took, at least 1 s).
 
     python scripts/bench_shorten.py                                     # microban, 20 levels
     python scripts/bench_shorten.py --sets holland --only 1,2,3 --depths 4,6,8

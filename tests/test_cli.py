@@ -10,6 +10,7 @@ import time
 import pytest
 
 from pdbsearch.cli import main
+from pdbsearch.search import DEFAULT_SHORTCUT_DEPTH
 
 REQUIRED_JSON_KEYS = {"status", "cost", "optimal", "bound", "moves", "expanded", "generated",
                       "seconds", "algo", "weight", "metric"}
@@ -214,10 +215,11 @@ def test_a_greedy_solution_is_shortened_and_the_output_says_so():
     data = json.loads(run("solve", "--algo", "greedy", "--json").stdout)
     report = data["shortened"]
     assert report["after"] == data["cost"] == len(data["moves"]) < report["before"]
-    assert report["depth"] == 8 and report["finished"]   # the default depth, not cut short
+    assert report["depth"] == DEFAULT_SHORTCUT_DEPTH and report["finished"]   # not cut short
     text = run("solve", "--algo", "greedy").stdout
     assert (f"shortened from {report['before']} to {report['after']} moves: "
-            f"{report['shortcuts']} shortcuts taken (shortcuts of up to 8 moves;") in text
+            f"{report['shortcuts']} shortcuts taken (shortcuts of up to "
+            f"{DEFAULT_SHORTCUT_DEPTH} moves;") in text
     assert report["windows"] == report["window_moves"] == 0   # Hakoiri's goal is fixed
     plain = json.loads(run("solve", "--algo", "greedy", "--shorten", "0", "--json").stdout)
     assert plain["cost"] == report["before"] and "shortened" not in plain

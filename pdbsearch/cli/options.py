@@ -90,7 +90,7 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shorten", type=whole_number, default=DEFAULT_SHORTCUT_DEPTH,
                         metavar="N",
                         help="a solution not proven optimal is then shortened, for as long "
-                             "again as the search took (at least 2 s, within --time-limit): "
+                             "again as the search took (at least 1 s, within --time-limit): "
                              "sokoban re-solves stretches of its path with A*; then "
                              "shortcuts of up to N moves between the positions of its path "
                              f"(default {DEFAULT_SHORTCUT_DEPTH}; 0: keep it as found)")

@@ -143,7 +143,7 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     A solution not proven optimal is then shortened (:mod:`.shorten`:
     stretches of its path re-solved by A* where the domain can pose them,
     then shortcuts of at most ``shorten`` moves between its positions; 0:
-    kept as found), for as long again as the search took (at least 2 s)
+    kept as found), for as long again as the search took (at least 1 s)
     and within the time limit; the result's ``extra["shortened"]`` says
     what that did.
     """

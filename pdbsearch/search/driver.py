@@ -161,6 +161,10 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
                         time.process_time() - cpu_start >= limits.cpu_seconds:
                     stop_reason = "time"
                     break
+                if limits.cost_below is not None and \
+                        (engine.lower_bound() or 0.0) >= limits.cost_below:
+                    stop_reason = "bound"
+                    break
                 if code != RUNNING:  # a request for more room
                     # Growth doubles the arrays it grows, the old ones live until
                     # the new are filled: the peak is the grown size plus the

@@ -47,6 +47,9 @@ class Limits:
     #: threads a search may run at once (None: one per core this process may
     #: use); only the ``--algo fess`` portfolio runs more than one
     threads: int | None = None
+    #: stop once the search proves that no solution costs less than this (a
+    #: solution of this cost is known: the shortening's windows)
+    cost_below: float | None = None
 
     def memory_bytes(self) -> int:
         """The memory limit in bytes (the default cap when unset)."""
@@ -93,8 +96,9 @@ class SearchResult:
     #: time spent obtaining the puzzle's tables (finding or building PDBs)
     #: before the search; the time limit covers it
     setup_seconds: float = 0.0
-    #: "time", "nodes", "memory", "interrupted", or "incomplete" (the search
-    #: ran out of moves, but its moves may miss a solution: nothing proved)
+    #: "time", "nodes", "memory", "interrupted", "bound" (nothing cheaper
+    #: than ``Limits.cost_below``), or "incomplete" (the search ran out of
+    #: moves, but its moves may miss a solution: nothing proved)
     stop_reason: str | None = None
     note: str | None = None           #: what a limit stopped, when it was not the search
     path_keys: list[Any] = field(default_factory=list, repr=False)

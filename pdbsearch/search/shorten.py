@@ -55,11 +55,11 @@ from .store import empty_slots, find_slot
 #: Moves a shortcut may have when none is asked for, and the positions one
 #: local search may store (past it, it goes on with those it has): measured
 #: on FESS's solutions of two unseen level sets (docs/benchmarks.md).
-DEFAULT_DEPTH = 8
+DEFAULT_DEPTH = 4
 DEFAULT_NODE_CAP = 1 << 11
 #: Seconds a shortening may take after a search: as long as the search took,
 #: at least this, and never past the time limit.
-LEAST_SECONDS = 2.0
+LEAST_SECONDS = 1.0
 
 
 @dataclass
@@ -105,9 +105,11 @@ def best_shortcut(params, path, cum, path_slots, i, depth,
                   t_keys, t_cost, t_moves, t_parent, t_code, t_edge, t_slots, touched,
                   hf, hg, hn, s_keys, s_costs, s_moves, out_keys, out_codes, out_costs):
     """The best shortcut from position ``i`` of ``path``: returns ``(j,
-    steps)``, the later position it lands on and its number of moves (``j``
-    = -1: none saves anything), and writes its moves to ``out_*`` (the
-    positions after each move, their codes and costs).
+    steps, deeper)``, the later position it lands on and its number of
+    moves (``j`` = -1: none saves anything), and whether a larger ``depth``
+    could see more (0: the depth never stopped the search while its table
+    had room, so a deeper one is this one); writes the shortcut's moves to
+    ``out_*`` (the positions after each move, their codes and costs).
 
     ``cum[t]`` is the path's cost to position ``t``; ``t_*`` is the local
     search's table (its capacity bounds the search), ``hf, hg, hn`` its heap.
@@ -133,6 +135,7 @@ def best_shortcut(params, path, cum, path_slots, i, depth,
     best_j = -1
     best_save = 0
     best_node = -1
+    deeper = 0
     while size > 0:
         f, _, u, size = heap_pop(hf, hg, hn, size)
         c = t_cost[u]
@@ -147,6 +150,8 @@ def best_shortcut(params, path, cum, path_slots, i, depth,
                 best_j = at
                 best_node = u
         if m >= depth:
+            if n < cap:
+                deeper = 1
             continue
         count = kernel_expand(params, t_keys[u], s_keys, s_costs, s_moves)
         for k in range(count):
@@ -178,7 +183,7 @@ def best_shortcut(params, path, cum, path_slots, i, depth,
     for v in range(n):
         t_slots[touched[v]] = -1
     if best_node < 0:
-        return -1, 0
+        return -1, 0, deeper
     # The moves of the shortcut: its parents back to the start (labels are
     # final when they come off the heap, so the chain has the moves of the
     # label; the guard keeps a bug from writing past ``out_*``).
@@ -188,14 +193,14 @@ def best_shortcut(params, path, cum, path_slots, i, depth,
         steps += 1
         v = t_parent[v]
         if steps > out_keys.shape[0]:
-            return -1, 0
+            return -1, 0, deeper
     v = best_node
     for k in range(steps - 1, -1, -1):
         copy_key(out_keys[k], t_keys[v])
         out_codes[k] = t_code[v]
         out_costs[k] = t_edge[v]
         v = t_parent[v]
-    return best_j, steps
+    return best_j, steps, deeper
 
 
 # -- the passes ----------------------------------------------------------------
@@ -238,8 +243,10 @@ def shortcut_pass(puzzle: Puzzle, keys: np.ndarray, codes: list[int], costs: lis
     leads from row ``t`` to row ``t + 1`` with ``codes[t]`` and
     ``costs[t]``): from each position, the best shortcut, taken at once.
 
-    Returns ``(keys, codes, costs, shortcuts, finished)``; a pass cut by the
-    deadline keeps the path as it stands from where it stopped on.
+    Returns ``(keys, codes, costs, shortcuts, finished, deeper)``: a pass
+    cut by the deadline keeps the path as it stands from where it stopped
+    on; ``deeper`` is False when no search of the pass was stopped by the
+    depth while its table had room (a deeper pass would see no more).
     """
     cum = np.zeros(len(costs) + 1, dtype=np.int64)
     np.cumsum(costs, out=cum[1:])
@@ -247,6 +254,7 @@ def shortcut_pass(puzzle: Puzzle, keys: np.ndarray, codes: list[int], costs: lis
     index_path(keys, path_slots)
     new_keys, new_codes, new_costs = [keys[0]], [], []
     shortcuts = 0
+    deeper = False
     i = 0
     last = keys.shape[0] - 1
     while i < last:
@@ -254,8 +262,9 @@ def shortcut_pass(puzzle: Puzzle, keys: np.ndarray, codes: list[int], costs: lis
             new_keys.extend(keys[i + 1:])
             new_codes.extend(codes[i:])
             new_costs.extend(costs[i:])
-            return np.array(new_keys), new_codes, new_costs, shortcuts, False
-        j, steps = work.search(puzzle.params, keys, cum, path_slots, i, depth)
+            return np.array(new_keys), new_codes, new_costs, shortcuts, False, True
+        j, steps, bound_by_depth = work.search(puzzle.params, keys, cum, path_slots, i, depth)
+        deeper = deeper or bool(bound_by_depth)
         if j >= 0 and cum[j] - cum[i] <= work.out_costs[:steps].sum():
             raise InternalError(f"a shortcut from position {i} to {j} saves nothing")
         if j < 0:
@@ -269,7 +278,7 @@ def shortcut_pass(puzzle: Puzzle, keys: np.ndarray, codes: list[int], costs: lis
         new_costs.extend(int(c) for c in work.out_costs[:steps])
         shortcuts += 1
         i = j
-    return np.array(new_keys), new_codes, new_costs, shortcuts, True
+    return np.array(new_keys), new_codes, new_costs, shortcuts, True, deeper
 
 
 # -- windows re-solved (domains that can pose the way between two positions) ----
@@ -282,15 +291,18 @@ WINDOW_WIDTHS = (32, 64, 128)
 WINDOW_NODES_PER_MOVE = 1600
 
 
-def _window_moves(puzzle: Puzzle, start, end, width: int, deadline: float | None):
+def _window_moves(puzzle: Puzzle, start, end, width: int, cost: int,
+                  deadline: float | None):
     """The optimal moves from position ``start`` to position ``end`` by A*
-    on the domain's segment puzzle (:meth:`Puzzle.segment_puzzle`), or None
-    (a limit stopped it)."""
+    on the domain's segment puzzle (:meth:`Puzzle.segment_puzzle`), or None:
+    a limit stopped it, or it proved that none costs less than ``cost``
+    (what the path pays there now)."""
     segment = puzzle.segment_puzzle(start, end)
     if segment.start_is_goal():
         return []
     seconds = None if deadline is None else max(0.0, deadline - time.perf_counter())
-    limits = Limits(time_seconds=seconds, nodes=WINDOW_NODES_PER_MOVE * width, threads=1)
+    limits = Limits(time_seconds=seconds, nodes=WINDOW_NODES_PER_MOVE * width, threads=1,
+                    cost_below=cost)
     segment.prepare(deadline, limits.memory_bytes())
     segment.tune("astar", 1.0)
     found = run_engine(segment, BestFirstSearch(segment, 1.0), algo="astar", weight=1.0,
@@ -313,7 +325,8 @@ def window_pass(puzzle: Puzzle, steps: list[Step], width: int,
         if deadline is not None and time.perf_counter() >= deadline:
             return steps, taken, False
         j = min(i + width, len(steps))
-        middle = _window_moves(puzzle, keys[i], keys[j], width, deadline)
+        here = sum(s.cost for s in steps[i:j])
+        middle = _window_moves(puzzle, keys[i], keys[j], width, here, deadline)
         if middle is not None:
             codes = [s.code for s in steps[:i]] + middle + [s.code for s in steps[j:]]
             try:
@@ -376,13 +389,16 @@ def shorten(puzzle: Puzzle, steps: list[Step], depth: int = DEFAULT_DEPTH,
     for reach in range(1, depth + 1):
         taken = 1
         while taken > 0 and report.finished:
-            keys, codes, costs, taken, report.finished = shortcut_pass(
+            keys, codes, costs, taken, report.finished, deeper = shortcut_pass(
                 puzzle, keys, codes, costs, reach, work, deadline)
             report.passes += 1
             report.shortcuts += taken
         if not report.finished:
             break
         report.depth = reach
+        if not deeper:
+            report.depth = depth    # the deeper passes would be this one
+            break
     report.after = int(sum(costs))
     report.seconds = time.perf_counter() - started - report.compile_seconds
     return codes, report

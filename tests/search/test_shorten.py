@@ -53,16 +53,19 @@ def random_walk(puzzle, rng: np.random.Generator, length: int):
 def assert_kernel_matches_reference(puzzle, keys, costs, depth):
     """From every position of the path: the same (landing, saving), and a
     shortcut whose moves are the domain's, land where it says and cost
-    what it saves."""
-    work = _Workspace(puzzle, depth, 1 << 14)
+    what it saves; when the kernel says a deeper search sees no more, the
+    reference one move deeper finds the same."""
+    work = _Workspace(puzzle, depth + 1, 1 << 14)
     cum = np.concatenate([[0], np.cumsum(costs)]).astype(np.int64)
     slots = empty_slots(keys.shape[0])
     index_path(keys, slots)
     buffers = successor_buffers(puzzle)
     for i in range(len(keys) - 1):
-        j, steps = work.search(puzzle.params, keys, cum, slots, i, depth)
+        j, steps, deeper = work.search(puzzle.params, keys, cum, slots, i, depth)
         want_j, want_save = shortcut_reference(puzzle, keys, costs, i, depth)
         assert j == want_j, (i, j, want_j)
+        if not deeper:
+            assert shortcut_reference(puzzle, keys, costs, i, depth + 1) == (want_j, want_save)
         if j < 0:
             continue
         spent = int(work.out_costs[:steps].sum())

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from pdbsearch.cli import main
+from pdbsearch.search import DEFAULT_SHORTCUT_DEPTH
 from pdbsearch.search.result import SearchResult, Status
 from pdbsearch.sokoban import MAX_BOXES, check_solution, load_levels
 from pdbsearch.sokoban.formats import format_xsb_collection
@@ -308,7 +309,7 @@ def test_a_sokoban_option_on_a_hakoiri_board_is_refused(capsys, repo):
 
 
 def test_levels_records_the_cost_a_search_found_before_its_shortening(capsys, tmp_path):
-    # Microban 36 (greedy: 77 pushes, one shortcut saves 2) and 1 (no shortcut)
+    # Microban 36 (greedy: 77 pushes, fewer once shortened) and 1 (no shorter way)
     chosen = [load_levels(str(MICROBAN))[n - 1] for n in (36, 1)]
     path, out_json = tmp_path / "two.xsb", tmp_path / "run.json"
     path.write_text(format_xsb_collection(chosen))
@@ -316,7 +317,7 @@ def test_levels_records_the_cost_a_search_found_before_its_shortening(capsys, tm
                          "--json", str(out_json))
     assert code == 0
     data = json.loads(out_json.read_text())
-    assert data["options"]["shorten"] == 8
+    assert data["options"]["shorten"] == DEFAULT_SHORTCUT_DEPTH
     first, second = data["levels"]
     assert first["found_cost"] > first["cost"] == first["pushes"]
     assert check_solution(chosen[0], first["lurd"])[0] == first["pushes"]
