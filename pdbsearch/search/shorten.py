@@ -55,7 +55,7 @@ from .store import empty_slots, find_slot
 #: Moves a shortcut may have when none is asked for, and the positions one
 #: local search may store (past it, it goes on with those it has): measured
 #: on FESS's solutions of two unseen level sets (docs/benchmarks.md).
-DEFAULT_DEPTH = 4
+DEFAULT_DEPTH = 8
 DEFAULT_NODE_CAP = 1 << 11
 #: Seconds a shortening may take after a search: as long as the search took,
 #: at least this, and never past the time limit.
