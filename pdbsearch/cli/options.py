@@ -20,14 +20,19 @@ def _shown(text: str) -> str:
     return repr(text if len(text) <= 30 else text[:30] + "...")
 
 
-def positive_int(text: str) -> int:
-    """A whole number > 0 (``_`` and ``,`` may group digits)."""
+def _digits_value(text: str) -> int:
+    """The value of a string of digits (``_`` and ``,`` may group them)."""
     digits = text.strip().replace("_", "").replace(",", "")
     if not (digits.isascii() and digits.isdigit()):
         raise argparse.ArgumentTypeError(f"not a whole number: {_shown(text)}")
     if len(digits) > MAX_DIGITS:
         raise argparse.ArgumentTypeError(f"too large: {_shown(text)}")
-    value = int(digits)
+    return int(digits)
+
+
+def positive_int(text: str) -> int:
+    """A whole number > 0 (``_`` and ``,`` may group digits)."""
+    value = _digits_value(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive: {_shown(text)}")
     return value
@@ -42,13 +47,10 @@ def positive_int_list(text: str) -> list[int]:
 
 
 def whole_number(text: str) -> int:
-    """A whole number >= 0."""
+    """A whole number >= 0 (``_`` and ``,`` may group digits)."""
     if text.strip().startswith("-"):
         raise argparse.ArgumentTypeError(f"must be 0 or more: {_shown(text)}")
-    digits = text.strip().replace("_", "").replace(",", "")
-    if digits.isascii() and digits.isdigit() and int(digits) == 0:
-        return 0
-    return positive_int(text)
+    return _digits_value(text)
 
 
 def positive_float(text: str) -> float:

@@ -20,12 +20,12 @@ from .bfs import BreadthFirstSearch
 from .bidirectional import beside_backward_search
 from .driver import run_engine, solved_at_start
 from .idastar import IterativeDeepeningSearch
+from .result import Limits, SearchResult, Status
 from .shorten import DEFAULT_DEPTH as DEFAULT_SHORTCUT_DEPTH
 from .shorten import shorten_result, shortening_deadline
-from .result import Limits, SearchResult, Status
 
-__all__ = ["ALGORITHMS", "DEFAULT_SHORTCUT_DEPTH", "Algorithm", "Limits", "SearchResult", "Status", "choose_algorithm",
-           "explore", "member_label", "solve"]
+__all__ = ["ALGORITHMS", "DEFAULT_SHORTCUT_DEPTH", "Algorithm", "Limits", "SearchResult",
+           "Status", "choose_algorithm", "explore", "member_label", "solve"]
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ def shortcut_reference(puzzle, keys, costs, i: int, depth: int) -> tuple[int, in
         last_at[bytes(key.tobytes())] = t
     horizon = int(cum[-1] - cum[i])
     buffers = successor_buffers(puzzle)
+    out_keys, out_costs, _ = buffers
     start = bytes(keys[i].tobytes())
     label = {start: (0, 0)}
     rows = {start: keys[i]}
@@ -45,7 +46,6 @@ def shortcut_reference(puzzle, keys, costs, i: int, depth: int) -> tuple[int, in
                 best_j, best_save = j, save
         if moves >= depth:
             continue
-        out_keys, out_costs, _ = buffers
         count = expand_into(puzzle.params, rows[here], *buffers)
         for k in range(count):
             new = (cost + int(out_costs[k]), moves + 1)
