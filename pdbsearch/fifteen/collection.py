@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Sequence
 
 from ..search import DEFAULT_SHORTCUT_DEPTH, Limits, Status, solve
+from ..search import warm_up as warm_up_search
 from ..batch.levels import copy_search_figures, limits_of_one_level
 from .formats import Instance
 from .puzzle import FifteenPuzzle
@@ -64,7 +65,7 @@ class FifteenRunOptions:
 
     def warm_up(self, instances: Sequence[Instance]) -> None:
         """Load the tables and the kernels in the parent, before the fork."""
-        result = solve(self.puzzle(instances[0]), self.algo, self.weight, Limits(nodes=1))
+        result = warm_up_search(self.puzzle(instances[0]), self.algo, self.weight, self.shorten)
         if result.stop_reason == "interrupted":
             raise KeyboardInterrupt
 

@@ -22,10 +22,11 @@ from .driver import run_engine, solved_at_start
 from .idastar import IterativeDeepeningSearch
 from .result import Limits, SearchResult, Status
 from .shorten import DEFAULT_DEPTH as DEFAULT_SHORTCUT_DEPTH
+from .shorten import load_kernels as load_shortening_kernels
 from .shorten import shorten_result, shortening_deadline
 
 __all__ = ["ALGORITHMS", "DEFAULT_SHORTCUT_DEPTH", "Algorithm", "Limits", "SearchResult",
-           "Status", "choose_algorithm", "explore", "member_label", "solve"]
+           "Status", "choose_algorithm", "explore", "member_label", "solve", "warm_up"]
 
 
 @dataclass(frozen=True)
@@ -187,6 +188,21 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     result.compile_seconds += setup_compile_seconds
     if shorten > 0 and result.status is Status.SOLVED and result.bound != 1.0:
         shorten_result(puzzle, result, shorten, shortening_deadline(result, limits.time_seconds))
+    return result
+
+
+def warm_up(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
+            shorten: int = DEFAULT_SHORTCUT_DEPTH) -> SearchResult:
+    """Compile (or load) every kernel a :func:`solve` of ``puzzle`` with
+    these settings calls, in this process (a run of levels does it before
+    its children fork, so that none loads them again): a search of one
+    node, then the shortening's kernels when its solution would be
+    shortened.  Returns the one-node search's result."""
+    result = solve(puzzle, algo, weight, Limits(nodes=1), shorten=shorten)
+    algo, weight = choose_algorithm(algo, weight)
+    optimal = ALGORITHMS[algo].guarantee(puzzle, weight) == 1.0
+    if shorten > 0 and not optimal and result.stop_reason != "interrupted":
+        load_shortening_kernels(puzzle, shorten)
     return result
 
 

@@ -293,13 +293,15 @@ WINDOW_NODES_PER_MOVE = 1600
 
 def _window_moves(puzzle: Puzzle, start, end, width: int, cost: int,
                   deadline: float | None):
-    """The optimal moves from position ``start`` to position ``end`` by A*
-    on the domain's segment puzzle (:meth:`Puzzle.segment_puzzle`), or None:
-    a limit stopped it, or it proved that none costs less than ``cost``
-    (what the path pays there now)."""
+    """``(moves, settled)``: the optimal moves from position ``start`` to
+    position ``end`` by A* on the domain's segment puzzle
+    (:meth:`Puzzle.segment_puzzle`), or None: a limit stopped it, or it
+    proved that none costs less than ``cost`` (what the path pays there
+    now); ``settled`` is True when the A* finished (the optimum found, or
+    nothing cheaper proved), False when a limit stopped it."""
     segment = puzzle.segment_puzzle(start, end)
     if segment.start_is_goal():
-        return []
+        return [], True
     seconds = None if deadline is None else max(0.0, deadline - time.perf_counter())
     limits = Limits(time_seconds=seconds, nodes=WINDOW_NODES_PER_MOVE * width, threads=1,
                     cost_below=cost)
@@ -307,38 +309,47 @@ def _window_moves(puzzle: Puzzle, start, end, width: int, cost: int,
     segment.tune("astar", 1.0)
     found = run_engine(segment, BestFirstSearch(segment, 1.0), algo="astar", weight=1.0,
                        bound=1.0, limits=limits, progress=False)
-    return [s.code for s in found.steps] if found.status is Status.SOLVED else None
+    if found.status is Status.SOLVED:
+        return [s.code for s in found.steps], True
+    return None, found.stop_reason == "bound"
 
 
 def window_pass(puzzle: Puzzle, steps: list[Step], width: int,
-                deadline: float | None = None) -> tuple[list[Step], int, bool]:
+                deadline: float | None = None) -> tuple[list[Step], int, bool, bool]:
     """Windows of ``width`` moves along a replayed solution (each half over
     the one before), each re-solved optimally from its first position to
     its last; the new moves are taken when the whole solution with them
     replays (the segment puzzle's goal may leave the player elsewhere) and
-    costs less.  Returns ``(steps, windows taken, finished)``."""
+    costs less.  Returns ``(steps, windows taken, finished, settled)``:
+    ``settled`` when one window spans the whole solution and its A*
+    finished, so that nothing between its first and last positions costs
+    less (no other window, no shortcut, can shorten it)."""
     keys = [puzzle.initial_key()] + puzzle.solution_states(steps)
     cost = sum(s.cost for s in steps)
     taken = 0
     i = 0
     while i < len(steps) - 1:
         if deadline is not None and time.perf_counter() >= deadline:
-            return steps, taken, False
+            return steps, taken, False, False
         j = min(i + width, len(steps))
         here = sum(s.cost for s in steps[i:j])
-        middle = _window_moves(puzzle, keys[i], keys[j], width, here, deadline)
+        middle, settled = _window_moves(puzzle, keys[i], keys[j], width, here, deadline)
+        whole = i == 0 and j == len(steps)
         if middle is not None:
             codes = [s.code for s in steps[:i]] + middle + [s.code for s in steps[j:]]
             try:
                 new_steps, new_cost = puzzle.check_solution(codes)
             except IllegalMoveError:
                 new_steps, new_cost = None, cost
+                settled = False     # what it found does not replay: nothing is settled
             if new_cost < cost:
                 steps, cost = new_steps, new_cost
                 keys = [puzzle.initial_key()] + puzzle.solution_states(steps)
                 taken += 1
+        if whole and settled:
+            return steps, taken, True, True
         i += width // 2
-    return steps, taken, True
+    return steps, taken, True, False
 
 
 # -- the whole shortening --------------------------------------------------------------
@@ -374,15 +385,25 @@ def shorten(puzzle: Puzzle, steps: list[Step], depth: int = DEFAULT_DEPTH,
     report.compile_seconds = _load_kernels(puzzle, work, segment)
     if deadline is not None:
         deadline += report.compile_seconds
+    settled = False
     if segment is not None:
         for width in WINDOW_WIDTHS:
             taken = 1
-            while taken > 0 and report.finished:
-                steps, taken, report.finished = window_pass(puzzle, steps, width, deadline)
+            while taken > 0 and report.finished and not settled:
+                steps, taken, report.finished, settled = window_pass(puzzle, steps, width,
+                                                                     deadline)
                 report.windows += taken
             if not report.finished or width >= len(steps):
                 break                   # a window spans the whole solution
         report.window_moves = width if report.finished else 0
+    if settled:
+        # One window's A* covered the whole solution: no shortcut between
+        # its positions can cost less (they would be a cheaper way from its
+        # first position to its last).
+        report.depth = depth
+        report.after = int(sum(s.cost for s in steps))
+        report.seconds = time.perf_counter() - started - report.compile_seconds
+        return [s.code for s in steps], report
     keys = np.array([start] + puzzle.solution_states(steps))
     codes = [s.code for s in steps]
     costs = [s.cost for s in steps]
@@ -402,6 +423,16 @@ def shorten(puzzle: Puzzle, steps: list[Step], depth: int = DEFAULT_DEPTH,
     report.after = int(sum(costs))
     report.seconds = time.perf_counter() - started - report.compile_seconds
     return codes, report
+
+
+def load_kernels(puzzle: Puzzle, depth: int = DEFAULT_DEPTH) -> float:
+    """Compile (or load) the kernels a shortening of ``puzzle``'s solutions
+    calls, as a run's warm-up does before its children fork (each child
+    would load them again: some 50 ms a level); returns the seconds it
+    took."""
+    start = puzzle.initial_key()
+    return _load_kernels(puzzle, _Workspace(puzzle, depth, 1),
+                         puzzle.segment_puzzle(start, start))
 
 
 def _load_kernels(puzzle: Puzzle, work: _Workspace, segment: Puzzle | None) -> float:

@@ -21,6 +21,7 @@ from ..batch import KILLED, NOT_RUN
 from ..batch.levels import copy_search_figures, limits_of_one_level
 from ..io import atomic_write_text
 from ..search import DEFAULT_SHORTCUT_DEPTH, Limits, Status, solve
+from ..search import warm_up as warm_up_search
 from .model import Level
 from .puzzle import Rules, SokobanPuzzle
 from .vocabulary import GROUPINGS, HEURISTICS, METRICS
@@ -151,8 +152,8 @@ def warm_up(levels: Sequence[Level], options: RunOptions) -> None:
     """Compile (or load) the kernels and the engine in this process, so the
     forked children start with them ready (the solve loads every kernel a
     run calls before it searches)."""
-    result = solve(options.puzzle(warm_up_level(levels)), options.algo, options.weight,
-                   Limits(nodes=1))
+    result = warm_up_search(options.puzzle(warm_up_level(levels)), options.algo,
+                            options.weight, options.shorten)
     if result.stop_reason == "interrupted":  # the search caught Ctrl-C: pass it on
         raise KeyboardInterrupt
 

@@ -148,6 +148,10 @@ def test_a_sokoban_solution_a_window_spans_becomes_optimal(level, metric):
     steps, cost = puzzle.check_solution(codes)
     assert cost == report.after == _sokoban_optimum(level, metric)
     assert report.windows == (1 if cost < found.cost else 0)
+    # The window settled the whole solution: no shortcut pass after it (a
+    # one-move solution has no window, only a pass).
+    assert report.passes == (1 if len(found.steps) == 1 else 0)
+    assert report.depth == 1
 
 
 def _hakoiri_detoured(board, metric, rng):
@@ -209,3 +213,19 @@ def test_an_optimal_result_is_not_shortened_and_a_depth_below_zero_is_refused():
         shorten(puzzle, result.steps, 0)
     report = shorten_result(puzzle, result, 2)
     assert report.after == report.before == result.cost
+
+
+@pytest.mark.parametrize("algo, shorten_depth, loads", [
+    ("greedy", 8, True), ("greedy", 0, False), ("astar", 8, False)])
+def test_a_warm_up_loads_the_shortening_kernels_when_solutions_would_be_shortened(
+        monkeypatch, algo, shorten_depth, loads):
+    """A run of levels warms up before its children fork: the shortening's
+    kernels with the rest, when its solutions would be shortened."""
+    import pdbsearch.search as search
+    calls = []
+    monkeypatch.setattr(search, "load_shortening_kernels",
+                        lambda puzzle, depth: calls.append(depth) or 0.0)
+    board, _ = random_case(*CASES[40])
+    result = search.warm_up(HakoiriPuzzle(board, "unit", "simple"), algo, None, shorten_depth)
+    assert result.status is Status.LIMIT and result.stop_reason == "nodes"
+    assert calls == ([shorten_depth] if loads else [])
