@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 import numba as nb
+import numpy as np
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.datamodel import models
@@ -165,6 +166,74 @@ def is_by_reference(cls: type) -> bool:
     return bool(cls.__dict__.get(_BY_REFERENCE, False))
 
 
+# -- types of the fields, and the constructor's entry points, worked out once --
+#
+# A Sokoban FESS engine builds some fifty structs, each of tens of arrays;
+# numba's ``typeof`` of each array and its dispatcher's typing of the value
+# tuple took 36 ms a level on Microban, more than most of its searches
+# (docs/benchmarks.md).  The numba type of an array depends only on its
+# class, dtype, dimensions, layout flags and writability, so those key a
+# cache; the constructor compiled for a struct type is called through its
+# entry point, which needs no typing of its arguments.
+
+_FIELD_TYPES: dict = {}
+_REF_TYPES: dict = {}
+_ENTRY_POINTS: dict = {}
+
+
+def field_type(value) -> types.Type:
+    """The numba type of a field's value, as ``numba.typeof`` gives it
+    (looked up by what decides it, for arrays, numbers and named tuples of
+    them; anything else is typed afresh)."""
+    if isinstance(value, ParamsRef):
+        return value._numba_type_
+    cls = type(value)
+    if cls is np.ndarray:
+        flags = value.flags
+        key = (value.dtype, value.ndim, flags.c_contiguous, flags.f_contiguous,
+               flags.writeable, flags.aligned)
+    elif cls is int and value.bit_length() < 63:
+        key = int
+    elif cls is float or cls is bool:
+        key = cls
+    elif isinstance(value, tuple) and hasattr(cls, "_fields"):
+        key = (cls, tuple(field_type(v) for v in value))
+    else:
+        return nb.typeof(value)
+    found = _FIELD_TYPES.get(key)
+    if found is None:
+        found = _FIELD_TYPES[key] = nb.typeof(value)
+    return found
+
+
+def _ref_type(cls: type, values: tuple) -> ParamsRefType:
+    """The struct type of ``cls`` holding ``values`` (one object per layout)."""
+    fields = tuple((name, field_type(v)) for name, v in zip(cls._fields, values))
+    key = (cls, fields)
+    found = _REF_TYPES.get(key)
+    if found is None:
+        found = _REF_TYPES[key] = ParamsRefType(cls, fields)
+    return found
+
+
+def _new_struct(ref_type: ParamsRefType, values: tuple):
+    """The runtime allocation of a struct of ``ref_type`` holding ``values``:
+    through the compiled constructor's entry point once there is one (no
+    typing of the arguments), else through its dispatcher (which compiles
+    or loads it), whose entry point is then kept."""
+    entry = _ENTRY_POINTS.get(ref_type)
+    if entry is not None:
+        return entry(ref_type, values)
+    constructor = _constructor(ref_type.instance_class)
+    meminfo = constructor(ref_type, values)
+    signature = (nb.typeof(ref_type),
+                 types.BaseTuple.from_types([t for _, t in ref_type.fields]))
+    compiled = constructor.overloads.get(signature)
+    if compiled is not None:
+        _ENTRY_POINTS[ref_type] = compiled.entry_point
+    return meminfo
+
+
 class ParamsRef:
     """A marked params tuple as the kernels see it (see the module doc).
 
@@ -174,7 +243,7 @@ class ParamsRef:
     __slots__ = ("_tuple", "_meminfo", "_address", "_numba_type_")
 
     def __init__(self, params: tuple, values: tuple, ref_type: ParamsRefType):
-        self._meminfo = _constructor(ref_type.instance_class)(ref_type, values)
+        self._meminfo = _new_struct(ref_type, values)
         #: The address of the struct's fields, which jitted code receives.
         self._address = self._meminfo.data
         self._numba_type_ = ref_type
@@ -216,6 +285,4 @@ def to_ref(params: tuple) -> ParamsRef:
     if changes:
         params = params._replace(**changes)
     values = tuple(params)
-    ref_type = ParamsRefType(cls, tuple((name, nb.typeof(v))
-                                        for name, v in zip(cls._fields, values)))
-    return ParamsRef(params, values, ref_type)
+    return ParamsRef(params, values, _ref_type(cls, values))

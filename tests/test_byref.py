@@ -13,7 +13,10 @@ import numba as nb
 import numpy as np
 import pytest
 
-from pdbsearch.byref import ParamsRef, by_reference, is_by_reference, to_ref
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdbsearch.byref import ParamsRef, by_reference, field_type, is_by_reference, to_ref
 from pdbsearch.puzzle import KERNEL_JIT_OPTIONS
 
 
@@ -102,6 +105,7 @@ def test_python_reads_and_replace_work_as_on_the_tuple():
 
 
 def test_calls_from_python_leak_no_reference_and_the_arrays_are_freed():
+    to_ref(_outer())     # the shape built once: what follows takes the entry point
     a = np.arange(5, dtype=np.int64)
     before = sys.getrefcount(a)
     p = to_ref(_outer(a))
@@ -188,3 +192,45 @@ def test_an_unreadable_cache_index_is_a_miss(tmp_path):
     guarded = _run_elsewhere(tmp_path, load.format(guard="import pdbsearch.puzzle\n"), str(tmp_path))
     assert guarded.returncode == 0, guarded.stderr
     assert guarded.stdout.strip() == "{}"
+
+
+class _Pair(NamedTuple):
+    left: np.ndarray
+    right: int
+
+
+_DTYPES = ("uint8", "int8", "int16", "int32", "int64", "uint64", "float64", "bool")
+
+
+@st.composite
+def _field_values(draw):
+    """A value of a field: an array (any dtype, 0 to 3 dimensions, sliced,
+    transposed, read-only), an int of any size numba takes, a float, a
+    bool, or a named tuple of an array and an int."""
+    kind = draw(st.sampled_from(("array", "int", "float", "bool", "named")))
+    if kind == "int":
+        return draw(st.integers(-(1 << 63), (1 << 64) - 1))
+    if kind == "float":
+        return draw(st.floats(allow_nan=False))
+    if kind == "bool":
+        return draw(st.booleans())
+    shape = tuple(draw(st.lists(st.integers(0, 4), max_size=3)))
+    a = np.zeros(shape, dtype=draw(st.sampled_from(_DTYPES)))
+    if a.ndim and draw(st.booleans()):
+        a = a[::2]                  # not contiguous (unless it has 0 or 1 rows)
+    if a.ndim > 1 and draw(st.booleans()):
+        a = a.T                     # Fortran order
+    if draw(st.booleans()):
+        a.flags.writeable = False
+    if kind == "named":
+        return _Pair(a, draw(st.integers(0, 1 << 40)))
+    return a
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_field_values(), min_size=1, max_size=6))
+def test_a_fields_type_is_what_numba_types_it(values):
+    """The cached types (looked up by dtype, dimensions, flags) are numba's
+    own, whichever value of a layout comes first."""
+    for value in values:
+        assert field_type(value) == nb.typeof(value), value

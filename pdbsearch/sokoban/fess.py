@@ -66,6 +66,7 @@ from .kernels import (AREA, FROZEN, LABEL, SokobanParams, decode_boxes, in_perim
                       player_of, strands_goal, work_arrays)
 from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
 from .goalrooms import GoalRoomTables, goal_room_tables, goal_rooms, room_allows, room_targets
+from .goalrooms import load_kernels as load_goal_room_kernels
 from .macros import MacroWork, box_macros, macro_path, macro_work, prepare_splits, split_at
 from .matching import mask_matching_work
 from .packing import PackingSearch, oop_zones, reach_from_starts
@@ -627,6 +628,7 @@ class SokobanFessDomain(FessDomain):
     def load_kernels(self) -> None:
         """Compile (or load) the replay and preparation kernels."""
         load_macro_edge_kernels(self.puzzle, self._replay_work, self._occ)
+        load_goal_room_kernels()
         if self._hotspots is not None:
             self._hotspots.load_kernels()
         if self._packing is not None:

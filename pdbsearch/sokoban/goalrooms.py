@@ -258,6 +258,40 @@ def goal_room_tables(rooms: list[GoalRoom], n_grid: int) -> GoalRoomTables:
                           np.zeros(1, np.int64))
 
 
+#: A small level with one goal room (four goals in the bottom two rows,
+#: entered through the gap in the wall), on which :func:`load_kernels`
+#: runs the analysis.
+_SAMPLE_LEVEL = """\
+##########
+#@ $ $   #
+#  $ $   #
+####### ##
+#        #
+#....    #
+##########
+"""
+_loaded = False
+
+
+def load_kernels() -> None:
+    """Compile (or load) the kernels :func:`goal_rooms` calls from Python,
+    once a process, by finding the room of a small level: a run of levels
+    does it in its warm-up, so that its children do not each load them on
+    the levels that have a candidate room (some 17 ms a child)."""
+    global _loaded
+    if _loaded:
+        return
+    from .formats import parse_xsb_collection
+    from .puzzle import SokobanPuzzle
+    level = parse_xsb_collection(_SAMPLE_LEVEL, "<goal-room sample>")[0]
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    puzzle.prepare()
+    p = puzzle.params
+    if not goal_rooms(level, p.inside, p.dead, p.deltas):
+        raise AssertionError("the goal-room sample level has no goal room")
+    _loaded = True
+
+
 @nb.njit(cache=True, inline="always")
 def room_targets(gr, boxes, n, occ):
     """Set each room's ``next_goal`` for the position of ``boxes`` (``n`` of

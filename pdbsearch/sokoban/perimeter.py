@@ -419,8 +419,10 @@ class PerimeterSearch:
                                   back_distances(puzzle))
 
     def load_kernels(self) -> None:
-        """Compile (or load) the chunk kernel, on a budget of nothing."""
+        """Compile (or load) the chunk kernel, on a budget of nothing, and
+        the lookup that carries a solution on to the goal (:meth:`Perimeter.index_of`)."""
         self.run(0)
+        self.perimeter.index_of(self.puzzle.initial_key())
 
     def run(self, budget: int) -> int:
         """Expand up to ``budget`` positions; SOLVED, EXHAUSTED, RUNNING, or

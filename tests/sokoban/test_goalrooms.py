@@ -299,3 +299,19 @@ def test_the_generated_goal_room_levels_are_solvable_and_have_their_room(tmp_pat
         puzzle = SokobanPuzzle(level, "pushes", "matching")
         assert pdbsearch.solve(puzzle, algo="fess-only", time_limit=20,
                                threads=1).status is Status.SOLVED
+
+
+def test_the_warm_up_sample_has_one_room_filled_from_the_far_end():
+    """:func:`~pdbsearch.sokoban.goalrooms.load_kernels` runs the analysis
+    on a sample level, which must have a room (else it loads nothing): its
+    entrance the cell above the gap in the wall, the gap its first cell,
+    its goals filled deepest first."""
+    from pdbsearch.sokoban import goalrooms
+    goalrooms.load_kernels()
+    level = pdbsearch.sokoban.formats.parse_xsb_collection(goalrooms._SAMPLE_LEVEL)[0]
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    puzzle.prepare()
+    p = puzzle.params
+    (room,) = goal_rooms(level, p.inside, p.dead, p.deltas)
+    assert room.entrance == level.cell(2, 7) and level.cell(3, 7) in room.cells
+    assert room.order == tuple(level.cell(5, c) for c in (1, 2, 3, 4))
