@@ -51,9 +51,11 @@ import numba as nb
 import numpy as np
 
 from ..byref import by_reference
+from .deadlocks import dead_square_mask
+from .formats import parse_xsb_collection
 from .macros import box_macros, macro_work, tarjan
 from .matching import matching_cost
-from .tables import flood_smallest
+from .tables import flood_smallest, grid_deltas, pull_distances, region_cells
 
 #: Largest goal room (cells), to keep the per-level analysis short.
 MAX_ROOM_CELLS = 200
@@ -281,13 +283,13 @@ def load_kernels() -> None:
     global _loaded
     if _loaded:
         return
-    from .formats import parse_xsb_collection
-    from .puzzle import SokobanPuzzle
     level = parse_xsb_collection(_SAMPLE_LEVEL, "<goal-room sample>")[0]
-    puzzle = SokobanPuzzle(level, "pushes", "matching")
-    puzzle.prepare()
-    p = puzzle.params
-    if not goal_rooms(level, p.inside, p.dead, p.deltas):
+    region = region_cells(level)
+    n_grid = level.width * level.height
+    inside = np.zeros(n_grid, np.uint8)
+    inside[region] = 1
+    dead = dead_square_mask(pull_distances(level, region), n_grid) & inside
+    if not goal_rooms(level, inside, dead, grid_deltas(level.width)):
         raise AssertionError("the goal-room sample level has no goal room")
     _loaded = True
 
