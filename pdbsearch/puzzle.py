@@ -333,7 +333,13 @@ class Puzzle(ABC):
         """A puzzle of the same board whose start is the state ``start`` and
         whose goal is the state ``end`` (its moves the same codes as this
         puzzle's), for re-solving a stretch of a solution; None (the
-        default) when the domain cannot pose one (its goal is fixed)."""
+        default) when the domain cannot pose one (its goal is fixed).
+
+        A domain that poses one promises that when ``end`` is a goal state,
+        the segment's goals are exactly this puzzle's (Sokoban: the boxes of
+        a solved position stand on every goal): re-solving a whole solution
+        from the start then proves it optimal
+        (:mod:`pdbsearch.search.shorten`)."""
         return None
 
     def render_path(self, keys: Sequence[np.ndarray], steps: Sequence[Step]) -> list[str]:

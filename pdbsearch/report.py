@@ -64,10 +64,12 @@ def shortening_text(report: dict, unit: str) -> str:
     if not report["finished"]:
         looked.append("stopped by its time")
     looked.append(f"{report['seconds']:.2f} s")
+    proved = ", proved optimal by A* over the whole solution" \
+        if report.get("proved_optimal") else ""
     if report["after"] < report["before"]:
         return (f"shortened from {report['before']} to {report['after']} {unit}: "
-                f"{' and '.join(done)} ({'; '.join(looked)})")
-    return f"no shorter way found ({'; '.join(looked)})"
+                f"{' and '.join(done)}{proved} ({'; '.join(looked)})")
+    return f"no shorter way found{proved} ({'; '.join(looked)})"
 
 
 def _count(n: int, one: str, many: str) -> str:

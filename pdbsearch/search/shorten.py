@@ -67,7 +67,9 @@ class Shortening:
     """What a shortening did: the cost before and after; the windows it
     re-solved and the widest it finished (``window_moves``, 0: none); the
     deepest shortcuts it finished looking for (``depth`` moves), its passes
-    and the shortcuts it took; how long it took (seconds of wall)."""
+    and the shortcuts it took; how long it took (seconds of wall); and
+    whether one window's A* spanned the whole solution and finished, which
+    proves the solution optimal (``proved_optimal``)."""
 
     depth: int
     before: int
@@ -79,6 +81,7 @@ class Shortening:
     seconds: float = 0.0          #: its time, compile time not counted
     compile_seconds: float = 0.0  #: the kernels' compile (or cache load) time
     finished: bool = True         #: False: the time ran out before the last pass
+    proved_optimal: bool = False  #: A* over the whole solution found nothing cheaper
 
     def to_dict(self) -> dict:
         """The JSON form (``result.extra["shortened"]``)."""
@@ -86,7 +89,8 @@ class Shortening:
                 "windows": self.windows, "window_moves": self.window_moves,
                 "passes": self.passes, "shortcuts": self.shortcuts,
                 "seconds": round(self.seconds, 6),
-                "compile_seconds": round(self.compile_seconds, 6), "finished": self.finished}
+                "compile_seconds": round(self.compile_seconds, 6), "finished": self.finished,
+                "proved_optimal": self.proved_optimal}
 
 
 # -- the kernel ----------------------------------------------------------------
@@ -324,11 +328,15 @@ def window_pass(puzzle: Puzzle, steps: list[Step], width: int,
     ``settled`` when one window spans the whole solution and its A*
     finished, so that nothing between its first and last positions costs
     less (no other window, no shortcut, can shorten it)."""
+    if not steps:
+        return steps, 0, True, False
     keys = [puzzle.initial_key()] + puzzle.solution_states(steps)
     cost = sum(s.cost for s in steps)
     taken = 0
     i = 0
-    while i < len(steps) - 1:
+    # The last window starts before the last move (one of a single move
+    # would repeat its neighbour's work), but a one-move solution has one.
+    while i == 0 or i < len(steps) - 1:
         if deadline is not None and time.perf_counter() >= deadline:
             return steps, taken, False, False
         j = min(i + width, len(steps))
@@ -399,8 +407,11 @@ def shorten(puzzle: Puzzle, steps: list[Step], depth: int = DEFAULT_DEPTH,
     if settled:
         # One window's A* covered the whole solution: no shortcut between
         # its positions can cost less (they would be a cheaper way from its
-        # first position to its last).
-        report.depth = depth
+        # first position to its last).  Its first position is the start and
+        # its last a goal, whose segment puzzle is this puzzle (the contract
+        # of Puzzle.segment_puzzle): that A*, with an admissible bound, has
+        # proved the solution optimal.
+        report.proved_optimal = True
         report.after = int(sum(s.cost for s in steps))
         report.seconds = time.perf_counter() - started - report.compile_seconds
         return [s.code for s in steps], report
@@ -466,7 +477,9 @@ def shorten_result(puzzle: Puzzle, result: SearchResult, depth: int = DEFAULT_DE
     cost and path become the shortened solution's, replayed by the
     puzzle's independent checker; ``result.extra["shortened"]`` records
     what was done.  Its bound (e.g. weighted A*'s α) still holds: the cost
-    only goes down."""
+    only goes down; and when the shortening proved the solution optimal,
+    the bound becomes 1 and the lower bound the cost (the result is then
+    ``optimal``)."""
     codes, report = shorten(puzzle, result.steps, depth, deadline)
     if report.after < report.before:
         steps, cost = replayed(puzzle, codes, result.algo)
@@ -479,5 +492,8 @@ def shorten_result(puzzle: Puzzle, result: SearchResult, depth: int = DEFAULT_DE
         for name, value in result.extra.items():
             extra.setdefault(name, value)
         result.extra = extra
+    if report.proved_optimal:
+        result.bound = 1.0
+        result.lower_bound = float(result.cost)
     result.extra["shortened"] = report.to_dict()
     return report

@@ -123,8 +123,13 @@ def test_a_shortened_solution_replays_and_stays_between_the_optimum_and_the_foun
     assert result.cost == (pushes if metric == "pushes" else moves)
     optimum = _sokoban_optimum(level, metric)
     assert optimum <= result.cost <= found.cost
-    if algo == "wastar":
-        assert result.cost <= 3.0 * optimum and result.bound == 3.0
+    # A proof of optimality (A* over the whole solution) is the BFS's optimum.
+    assert result.optimal == report["proved_optimal"]
+    if result.optimal:
+        assert result.cost == optimum and result.lower_bound == optimum
+    if algo == "wastar":    # the bound holds, and becomes 1 once proved
+        assert result.cost <= 3.0 * optimum
+        assert result.bound == (1.0 if result.optimal else 3.0)
     if result.cost < found.cost:    # the path is then one position a step
         assert len(result.path_keys) == len(result.steps) + 1
         assert np.array_equal(result.path_keys[-1],
@@ -148,10 +153,9 @@ def test_a_sokoban_solution_a_window_spans_becomes_optimal(level, metric):
     steps, cost = puzzle.check_solution(codes)
     assert cost == report.after == _sokoban_optimum(level, metric)
     assert report.windows == (1 if cost < found.cost else 0)
-    # The window settled the whole solution: no shortcut pass after it (a
-    # one-move solution has no window, only a pass).
-    assert report.passes == (1 if len(found.steps) == 1 else 0)
-    assert report.depth == 1
+    # The window settled the whole solution, which proves it optimal: no
+    # shortcut pass after it.
+    assert report.proved_optimal and report.passes == report.depth == 0
 
 
 def _hakoiri_detoured(board, metric, rng):

@@ -326,3 +326,17 @@ def test_levels_records_the_cost_a_search_found_before_its_shortening(capsys, tm
                          "--shorten", "0", "--json", str(out_json))
     first_as_found = json.loads(out_json.read_text())["levels"][0]
     assert first_as_found["cost"] == first["found_cost"] and first_as_found["found_cost"] is None
+
+
+def test_a_greedy_solution_re_solved_whole_is_reported_proved_optimal(capsys):
+    """Microban 4's greedy solution is short enough for one window: its A*
+    over the whole solution proves it optimal (the plain-Python BFS's
+    optimum), and the output says so."""
+    code, out, _ = run(capsys, "solve", str(MICROBAN), "--level", "4", "--algo", "greedy")
+    assert code == 0
+    assert "(push-optimal)" in out and "proved optimal by A* over the whole solution" in out
+    code, out, _ = run(capsys, "solve", str(MICROBAN), "--level", "4", "--algo", "greedy",
+                       "--json")
+    data = json.loads(out)
+    assert data["optimal"] is True and data["shortened"]["proved_optimal"] is True
+    assert data["cost"] == data["lower_bound"] == bfs_min_pushes(load_levels(MICROBAN)[3])
