@@ -11,7 +11,9 @@ pass shorten it (:func:`shorten`):
   (:meth:`~pdbsearch.puzzle.Puzzle.segment_puzzle`: Sokoban, whose goals
   are cells; not Hakoiri or the tile puzzles, whose goal is fixed): each
   stretch of the path is solved again by A*, from its first position to the
-  boxes of its last, within a node limit, and taken when cheaper.
+  boxes of its last, within a node limit, and taken when cheaper.  A
+  window that spans the whole solution and whose A* finishes proves the
+  solution optimal (nothing else is tried then).
 * **Shortcuts** (:func:`shortcut_pass`), in every domain: from each position
   of the path in turn, every position within ``depth`` moves of it (a
   uniform-cost search over the domain's own moves, ``kernel_expand``); when
@@ -376,7 +378,9 @@ def shorten(puzzle: Puzzle, steps: list[Step], depth: int = DEFAULT_DEPTH,
        until a pass finds none, then of two moves, and so on up to
        ``depth`` moves.
 
-    Cheap passes come first, so a deadline cuts the dear ones.  Returns
+    Cheap passes come first, so a deadline cuts the dear ones.  A window
+    (step 1) that spans the whole solution and finishes proves it
+    optimal: the shortening ends there (``proved_optimal``).  Returns
     the new move codes (not yet replayed: the caller replays them) and
     what was done.
     """
