@@ -84,12 +84,19 @@ from .helpers import SMALL_MICROBAN, LEVELS as PUZZLE_DIR  # noqa: E402
 @pytest.mark.parametrize("number", SMALL_MICROBAN)
 def test_fess_solves_small_levels(number):
     level = microban(number)
+    optimum = bfs_min_pushes(level)
+    found = solve(SokobanPuzzle(level, "pushes", "matching"), "fess",
+                  limits=Limits(time_seconds=20), shorten=0)
+    assert found.status is Status.SOLVED  # replayed by the checker already
+    assert not found.optimal and found.bound is None   # FESS itself proves nothing
+    assert found.cost >= optimum and found.extra["pushes"] == found.cost
+    # Shortened, it is optimal exactly when the shortening proved it so.
     result = solve(SokobanPuzzle(level, "pushes", "matching"), "fess",
                    limits=Limits(time_seconds=20))
-    assert result.status is Status.SOLVED  # replayed by the checker already
-    assert not result.optimal and result.bound is None
-    assert result.cost >= bfs_min_pushes(level)
-    assert result.extra["pushes"] == result.cost
+    assert result.status is Status.SOLVED and result.extra["pushes"] == result.cost
+    assert result.optimal == result.extra["shortened"]["proved_optimal"]
+    assert result.bound == (1.0 if result.optimal else None)
+    assert result.cost >= optimum and (result.cost == optimum or not result.optimal)
 
 
 def test_fess_limits_hold_on_a_big_level():

@@ -122,8 +122,8 @@ def test_the_portfolio_names_its_winner_and_each_member():
     puzzle = SokobanPuzzle(microban(5), "pushes", "matching")
     members = {member_label(algo, weight) for algo, weight, *_ in puzzle.fess_portfolio()}
     assert len(members) >= 2
-    result = solve(puzzle, "fess", limits=Limits(time_seconds=20))
-    assert result.status is Status.SOLVED and not result.optimal
+    result = solve(puzzle, "fess", limits=Limits(time_seconds=20), shorten=0)
+    assert result.status is Status.SOLVED and not result.optimal   # FESS proves nothing
     report = result.extra["fess"]
     assert report["winner"] in members
     assert set(report["members"]) == members
