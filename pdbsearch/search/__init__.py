@@ -198,8 +198,8 @@ def warm_up(puzzle: Puzzle, algo: str | None = None, weight: float | None = None
     its children fork, so that none loads them again): a search of one
     node, then the shortening's kernels when its solution would be
     shortened.  Returns the one-node search's result."""
-    result = solve(puzzle, algo, weight, Limits(nodes=1), shorten=shorten)
     algo, weight = choose_algorithm(algo, weight)
+    result = solve(puzzle, algo, weight, Limits(nodes=1), shorten=shorten)
     optimal = ALGORITHMS[algo].guarantee(puzzle, weight) == 1.0
     if shorten > 0 and not optimal and result.stop_reason != "interrupted":
         load_shortening_kernels(puzzle, shorten)

@@ -408,6 +408,8 @@ def shorten(puzzle: Puzzle, steps: list[Step], depth: int = DEFAULT_DEPTH,
             if not report.finished or width >= len(steps):
                 break                   # a window spans the whole solution
         report.window_moves = width if report.finished else 0
+    codes = [s.code for s in steps]
+    costs = [s.cost for s in steps]
     if settled:
         # One window's A* covered the whole solution: no shortcut between
         # its positions can cost less (they would be a cheaper way from its
@@ -416,25 +418,21 @@ def shorten(puzzle: Puzzle, steps: list[Step], depth: int = DEFAULT_DEPTH,
         # of Puzzle.segment_puzzle): that A*, with an admissible bound, has
         # proved the solution optimal.
         report.proved_optimal = True
-        report.after = int(sum(s.cost for s in steps))
-        report.seconds = time.perf_counter() - started - report.compile_seconds
-        return [s.code for s in steps], report
-    keys = np.array([start] + puzzle.solution_states(steps))
-    codes = [s.code for s in steps]
-    costs = [s.cost for s in steps]
-    for reach in range(1, depth + 1):
-        taken = 1
-        while taken > 0 and report.finished:
-            keys, codes, costs, taken, report.finished, deeper = shortcut_pass(
-                puzzle, keys, codes, costs, reach, work, deadline)
-            report.passes += 1
-            report.shortcuts += taken
-        if not report.finished:
-            break
-        report.depth = reach
-        if not deeper:
-            report.depth = depth    # the deeper passes would be this one
-            break
+    else:
+        keys = np.array([start] + puzzle.solution_states(steps))
+        for reach in range(1, depth + 1):
+            taken = 1
+            while taken > 0 and report.finished:
+                keys, codes, costs, taken, report.finished, deeper = shortcut_pass(
+                    puzzle, keys, codes, costs, reach, work, deadline)
+                report.passes += 1
+                report.shortcuts += taken
+            if not report.finished:
+                break
+            report.depth = reach
+            if not deeper:
+                report.depth = depth    # the deeper passes would be this one
+                break
     report.after = int(sum(costs))
     report.seconds = time.perf_counter() - started - report.compile_seconds
     return codes, report

@@ -628,7 +628,7 @@ class SokobanFessDomain(FessDomain):
     def load_kernels(self) -> None:
         """Compile (or load) the replay and preparation kernels."""
         load_macro_edge_kernels(self.puzzle, self._replay_work, self._occ)
-        load_goal_room_kernels()
+        load_goal_room_kernels(type(self.puzzle))
         if self._hotspots is not None:
             self._hotspots.load_kernels()
         if self._packing is not None:

@@ -51,11 +51,10 @@ import numba as nb
 import numpy as np
 
 from ..byref import by_reference
-from .deadlocks import dead_square_mask
 from .formats import parse_xsb_collection
 from .macros import box_macros, macro_work, tarjan
 from .matching import matching_cost
-from .tables import flood_smallest, grid_deltas, pull_distances, region_cells
+from .tables import flood_smallest, grid_deltas
 
 #: Largest goal room (cells), to keep the per-level analysis short.
 MAX_ROOM_CELLS = 200
@@ -275,21 +274,19 @@ _SAMPLE_LEVEL = """\
 _loaded = False
 
 
-def load_kernels() -> None:
+def load_kernels(puzzle_class: type) -> None:
     """Compile (or load) the kernels :func:`goal_rooms` calls from Python,
-    once a process, by finding the room of a small level: a run of levels
-    does it in its warm-up, so that its children do not each load them on
-    the levels that have a candidate room (some 17 ms a child)."""
+    once a process, by finding the room of a small level (its region and
+    dead squares as ``puzzle_class``, the Sokoban puzzle, works them out; a
+    parameter, as this module sits below the puzzle): a run of levels does
+    it in its warm-up, so that its children do not each load them on the
+    levels that have a candidate room (some 17 ms a child)."""
     global _loaded
     if _loaded:
         return
     level = parse_xsb_collection(_SAMPLE_LEVEL, "<goal-room sample>")[0]
-    region = region_cells(level)
-    n_grid = level.width * level.height
-    inside = np.zeros(n_grid, np.uint8)
-    inside[region] = 1
-    dead = dead_square_mask(pull_distances(level, region), n_grid) & inside
-    if not goal_rooms(level, inside, dead, grid_deltas(level.width)):
+    puzzle = puzzle_class(level, "pushes", "matching")
+    if not goal_rooms(level, puzzle.inside, puzzle.dead, grid_deltas(level.width)):
         raise AssertionError("the goal-room sample level has no goal room")
     _loaded = True
 

@@ -307,7 +307,7 @@ def test_the_warm_up_sample_has_one_room_filled_from_the_far_end():
     entrance the cell above the gap in the wall, the gap its first cell,
     its goals filled deepest first."""
     from pdbsearch.sokoban import goalrooms
-    goalrooms.load_kernels()
+    goalrooms.load_kernels(SokobanPuzzle)
     level = pdbsearch.sokoban.formats.parse_xsb_collection(goalrooms._SAMPLE_LEVEL)[0]
     puzzle = SokobanPuzzle(level, "pushes", "matching")
     puzzle.prepare()
