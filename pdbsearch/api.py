@@ -129,8 +129,8 @@ def compare(puzzle: "Puzzle", weights: Sequence[float] = DEFAULT_WEIGHTS, *,
     :func:`pdbsearch.compare.format_table` for the table of seed 003.
 
     ``dask`` (``local:N`` or a scheduler address) runs the weights as tasks
-    on a Dask cluster, each in a child process of its worker (killed 10 s
-    past ``time_limit``); the results come back in the order of ``weights``.
+    on a Dask cluster, each in a job worker process (killed 10 s past
+    ``time_limit``); the results come back in the order of ``weights``.
     """
     if not weights:
         raise PdbsearchError("compare needs at least one weight")

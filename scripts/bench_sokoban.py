@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Benchmark the Sokoban solver on Microban (or another collection).
 
-Runs every level in its own process with a per-level time limit (the same
+Runs every level in a worker process with a per-level time limit (the same
 machinery as ``pdbsearch levels``), with the chosen heuristic (default
 ``pdb``) and then, in the same run so that the two can be compared as
 ratios on a shared machine, with ``--against`` (default ``matching``).  It

@@ -2,7 +2,7 @@
 """Benchmark a solving mode (default ``--algo fess``) on Sokoban level sets
 against YASS 2.153, level by level.
 
-Runs every level of each set in its own process with the same per-level
+Runs every level of each set in a worker process with the same per-level
 limit (the machinery of ``pdbsearch levels``), then compares with YASS's
 per-level results in ``docs/peers/yass_<set>_<N>s.csv`` (YASS at 5 s a
 level on the dev sets; on Microban its 20 s run, whose levels all took
@@ -21,8 +21,8 @@ threads (``--threads``; by default the cores shared among the ``--jobs``)
 all count against a CPU limit; what two threads gain at a wall limit shows
 with ``--clock wall --jobs 1``.  Times:
 ``search`` is the search alone (the per-level preparation of FESS
-included), ``cpu`` its CPU time, ``wall`` the child process's whole life
-(building the level's tables too), which is what YASS's column measures.
+included), ``cpu`` its CPU time, ``wall`` the level's whole time in its worker
+process (building the level's tables too), which is what YASS's column measures.
 """
 
 from __future__ import annotations

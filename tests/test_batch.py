@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -34,6 +35,8 @@ from pdbsearch.batch import (
     forkserver,
     run_batch,
 )
+from pdbsearch.batch import child as child_module
+from pdbsearch.batch.child import run_job
 from pdbsearch.batch.cluster import (
     CHUNK_ENV,
     JOB_OVERHEAD_SECONDS,
@@ -194,6 +197,75 @@ def test_a_large_record_comes_through_the_pipe():
     big = "x" * 1_000_000   # far more than a pipe holds: read while the child writes
     outcomes = run([Job(1, sleep_then, (0.0, big), failure)], workers=1)
     assert outcomes[1].record["value"] == big
+
+
+_HELD: list = []
+
+
+def hold_memory(megabytes: int):
+    """A job body that keeps ``megabytes`` of memory after it returns."""
+    _HELD.append(np.ones(megabytes << 17))   # 8-byte floats, touched
+    return {"status": "done", "pid": os.getpid()}
+
+
+def my_pid():
+    """A job body: the pid of the process it runs in."""
+    return {"status": "done", "pid": os.getpid()}
+
+
+def test_one_worker_runs_jobs_one_after_another_until_one_goes_wrong():
+    jobs = [Job(1, my_pid, (), failure), Job(2, my_pid, (), failure),
+            Job("raises", raise_error, (), failure), Job(3, my_pid, (), failure),
+            Job("slow", sleep_then, (30.0, 0), failure, deadline=0.3),
+            Job(4, my_pid, (), failure), Job("dies", exit_abruptly, (), failure),
+            Job(5, my_pid, (), failure), Job(6, my_pid, (), failure)]
+    outcomes = run(jobs, workers=1)
+    pid = {k: o.record.get("pid") for k, o in outcomes.items()}
+    assert pid[1] == pid[2] != os.getpid()       # one worker, reused
+    assert pid[3] != pid[2]                      # a job that raised: a new worker after it
+    assert outcomes["slow"].record["status"] == KILLED
+    assert pid[4] != pid[3]                      # killed with its job: a new one
+    assert outcomes["dies"].record["status"] == CRASHED
+    assert "exit code 7" in outcomes["dies"].record["error"]
+    assert pid[5] == pid[6] != pid[4]            # died under its job: a new one
+    assert len(set(pid[k] for k in (1, 3, 4, 5))) == 4
+
+
+def test_a_worker_that_grew_past_its_allowance_is_replaced(monkeypatch):
+    monkeypatch.setattr(child_module, "RECYCLE_BYTES", 16 << 20)
+    jobs = [Job(1, my_pid, (), failure), Job("small", hold_memory, (1,), failure),
+            Job(2, my_pid, (), failure), Job("big", hold_memory, (64,), failure),
+            Job(3, my_pid, (), failure)]
+    pid = {k: o.record["pid"] for k, o in run(jobs, workers=1).items()}
+    assert pid[1] == pid["small"] == pid[2] == pid["big"]   # 1 MiB kept: within it
+    assert pid[3] != pid["big"]                             # 64 MiB kept: replaced
+    assert gone(pid["big"])
+
+
+def test_a_job_goes_to_a_new_worker_when_the_idle_one_died():
+    first, worker = run_job(Job(1, my_pid, (), failure))
+    assert worker is not None and first.record["pid"] == worker.pid
+    os.kill(worker.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while not gone(worker.pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    second, other = run_job(Job(2, my_pid, (), failure), worker)
+    try:
+        assert second.record["status"] == "done"    # run, not recorded as a crash
+        assert other is not worker and second.record["pid"] == other.pid != worker.pid
+        assert not worker.alive
+    finally:
+        other.close()
+    assert gone(other.pid)
+
+
+def test_a_job_that_cannot_be_sent_gets_a_record_and_the_worker_goes_on():
+    jobs = [Job(1, my_pid, (), failure), Job("lock", sleep_then, (0.0, threading.Lock()), failure),
+            Job(2, my_pid, (), failure)]
+    outcomes = run(jobs, workers=1)
+    assert outcomes["lock"].record["status"] == CRASHED
+    assert "could not be sent to a worker" in outcomes["lock"].record["error"]
+    assert outcomes[1].record["pid"] == outcomes[2].record["pid"]
 
 
 # -- a real Dask cluster ---------------------------------------------------------------
@@ -360,18 +432,20 @@ def test_the_fork_server_forks_the_children_with_the_outcomes_of_the_worker(
 # -- the fork server, without Dask ------------------------------------------------------
 
 
-def test_a_fork_server_runs_each_job_in_a_child_of_its_own():
+def test_a_fork_server_runs_the_jobs_in_a_job_worker_it_forks():
     server = ForkServer()
     try:
         outcomes = {job.key: server.run(job) for job in every_way_a_job_ends()}
         parent = server.run(Job("parent", my_parent, (), failure)).record["ppid"]
+        pids = [server.run(Job(k, my_pid, (), failure)).record["pid"] for k in (1, 2)]
     finally:
         server.close()
     assert parent == server.pid != os.getpid()
     assert comparable(outcomes) == comparable(run(every_way_a_job_ends(), workers=2))
     assert outcomes["ok"].record["pid"] not in (server.pid, os.getpid())
     assert outcomes["slow"].wall_seconds >= 0.5   # killed at its own deadline
-    assert gone(server.pid)
+    assert pids[0] == pids[1] not in (server.pid, os.getpid())   # one job worker, kept
+    assert gone(server.pid) and gone(pids[0])
 
 
 def test_a_fork_server_warms_up_once_a_name_and_reports_a_failed_warm_up(tmp_path):

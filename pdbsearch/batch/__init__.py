@@ -1,6 +1,6 @@
 """Batches of independent jobs (the levels of a collection, the weights of a
 sweep, the boards of an experiment), run on this machine or on a Dask
-cluster, each job in a child process with its own limits.
+cluster, each job in a worker process with its own limits.
 
 :func:`run_batch` is the one entry point; ``where`` picks the runner:
 None for this machine's process pool (:mod:`.local`), ``local:N`` or a

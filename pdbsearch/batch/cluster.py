@@ -2,12 +2,12 @@
 
 A Dask task carries a *chunk* of jobs: one or several.  The task runs on a
 worker as the local runner runs jobs: each job of the chunk in turn in a
-child process of its own, killed at that job's deadline, so every job
-keeps its own limits.  The children are forked by the worker thread's
+job worker process (:mod:`.child`), killed at that job's deadline, so every
+job keeps its own limits.  The job worker is forked by the worker thread's
 *fork server* (:mod:`.forkserver`): a lean process, started once and warmed
-up once (the kernels compiled or loaded), that forks each child for less
-CPU than the worker itself would (a Dask worker's memory makes its forks
-dear).  Dask does the scheduling; we only size the chunks, submit, collect
+up once (the kernels compiled or loaded), that forks for less CPU than
+the Dask worker itself would (a Dask worker's memory makes its forks
+dear); without a fork server, the Dask worker forks a child for each job.  Dask does the scheduling; we only size the chunks, submit, collect
 and account:
 
 * chunks are sized as the run goes (:class:`ChunkSizer`): Dask costs about
@@ -240,8 +240,9 @@ def run_chunk_on_worker(jobs: Sequence[Job], warm_up: WarmUp | None,
 
 
 def _run_job(job: Job, warm_up: WarmUp | None, fork_server: bool) -> Outcome:
-    """One job of a chunk, in a child of this thread's fork server (a new
-    one if the last died under its job), else of the worker."""
+    """One job of a chunk, in the job worker of this thread's fork server (a
+    new server if the last died under its job), else in a child of the
+    Dask worker."""
     server = _warm_server(warm_up) if fork_server else None
     if server is None:
         _warm(warm_up)

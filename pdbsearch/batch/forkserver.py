@@ -1,4 +1,4 @@
-"""A lean process that forks a Dask worker's job children: the fork server.
+"""A lean process that forks a Dask worker's job workers: the fork server.
 
 A fork costs more the more memory the forking process holds: the kernel
 copies its page tables into the child and tears them down when the child
@@ -12,10 +12,12 @@ forked from a plain process.  The worker's activity (its event loop and
 threads) is not what costs: a server *forked from the worker* inherits
 its memory and saved nothing (measured).  So the server is a fresh
 interpreter, started once per worker thread, which imports only what the
-jobs need, warms up, and forks each job's child with
-:func:`.child.run_in_child`, as the local runner does (measured on chunks
-of 100 Boxoban levels, the same worker alternating: 33 to 38 ms of CPU a
-level, against 39 to 44 ms when the worker forks).  Its price: one more
+jobs need, warms up, and forks the worker process that runs the jobs
+(:mod:`.child`), as the local runner does (measured on chunks of 100
+Boxoban levels, the same worker alternating, when each job had a child of
+its own: 33 to 38 ms of CPU a level, against 39 to 44 ms when the worker
+forks).  Its job worker runs one job after another, as the local runner's
+do, and is kept from chunk to chunk.  Its price: one more
 process per worker thread, with its own copy of the kernels (about 90 MB
 of memory of its own, and the warm-up the worker no longer does).
 
@@ -25,18 +27,18 @@ outcome).  So the worker still decides, between jobs, whether to start the
 next one (a cancelled task starts no further job), and every outcome is
 the worker's as soon as its job ends.
 
-* **Limits.** The server kills each job's child at its deadline, exactly as
-  the worker did; the search enforces its own time and memory limits.
+* **Limits.** The server kills the job worker at a job's deadline, exactly
+  as the local runner does; the search enforces its own time and memory limits.
 * **Deaths.** The server dies with the thread of the worker that started it
   (Linux's parent-death signal; elsewhere, at the end of its pipe once its
-  job is done), and each job's child dies with the server: a worker that
+  job is done), and its job worker dies with the server: a worker that
   dies leaves no process behind.  A server that dies while a job runs
   (killed from outside) costs that job only: it is recorded as crashed,
   and the next job starts a new server.  A server that does not answer
   well past its job's deadline is killed, and the job recorded as killed.
 * **Switching it off.** The client decides (:data:`FORK_SERVER_ENV`), so
-  that a run's workers all do the same; off, the worker forks each child
-  itself, as before.  A worker thread whose server cannot start or warm up
+  that a run's workers all do the same; off, the worker forks a child for
+  each job itself.  A worker thread whose server cannot start or warm up
   does the same, with a warning in the worker's log.
 """
 
@@ -49,21 +51,22 @@ import os
 import pickle
 import select
 import signal
-import struct
 import subprocess
 import sys
 import threading
 import time
 
-from .child import die_with_parent, run_in_child
+from .child import die_with_parent, run_job
 from .jobs import CRASHED, KILLED, Job, Outcome, WarmUp
+from .messages import receive as _receive
+from .messages import send as _send
 
 #: The client's environment variable that switches the fork server off
 #: (``0``) or on (``1``, the default).
 FORK_SERVER_ENV = "PDBSEARCH_DASK_FORK_SERVER"
 
 #: Seconds a worker waits for its server beyond a job's deadline before it
-#: deems the server stuck: the server itself kills the child at the
+#: deems the server stuck: the server itself kills the job worker at the
 #: deadline and reaps it within seconds; this only catches a server that
 #: stopped answering.
 SERVER_GRACE_SECONDS = 30.0
@@ -83,8 +86,6 @@ _BOOT = ("import json, os, sys; "
          f"sys.path[:] = json.loads(os.environ.pop({_PATH_ENV!r})); "
          "from pdbsearch.batch.forkserver import serve; "
          "serve(*map(int, sys.argv[1:]))")
-
-_HEADER = struct.Struct("<Q")   # the length of the message that follows
 
 _log = logging.getLogger(__name__)
 
@@ -143,7 +144,7 @@ class ForkServer:
         self._warmed.add(warm_up.name)
 
     def run(self, job: Job) -> Outcome:
-        """Run ``job`` in a child of the server and return its outcome: the
+        """Run ``job`` in the server's job worker and return its outcome: the
         job's own; a crash record when the server died under it; a killed
         record when the server stopped answering (it is then killed)."""
         started = time.perf_counter()
@@ -157,14 +158,14 @@ class ForkServer:
             return Outcome(job.key, job.failure(status, "time" if status == KILLED else None,
                                                 lost.args[1]), wall)
         except BaseException:
-            self.close()   # the server takes the job's child with it
+            self.close()   # the server takes its job worker with it
             raise
-        if kind == "error":   # the job did not reach its child (it did not unpickle)
+        if kind == "error":   # the job did not reach the job worker (it did not unpickle)
             return Outcome(job.key, job.failure(CRASHED, None, f"fork server: {payload}"))
         return payload
 
     def close(self) -> None:
-        """End the server (and the child it runs, which dies with it)."""
+        """End the server (and its job worker, which dies with it)."""
         with _OPEN_LOCK:
             _OPEN.discard(self)
         if self._closed:   # closed once: the descriptors' numbers may be another's now
@@ -174,7 +175,7 @@ class ForkServer:
             os.close(fd)
         try:   # an idle server leaves at the end of its pipe
             self.process.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:   # a busy one is killed, and its child with it
+        except subprocess.TimeoutExpired:   # a busy one is killed, and its job worker with it
             self.process.kill()
             self.process.wait()
 
@@ -290,9 +291,12 @@ def serve(requests: int, replies: int, parent: int) -> None:  # pragma: no cover
     # Ctrl-C is the client's to act on, and a worker's death ends us anyway.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     warmed: set[str] = set()
+    worker = None   # the jobs' worker process, kept from job to job (see .child)
     while True:
         message = _receive(requests)
         if message is None:
+            if worker is not None:
+                worker.close()
             return
         kind, payload = message
         try:
@@ -304,7 +308,7 @@ def serve(requests: int, replies: int, parent: int) -> None:  # pragma: no cover
         if kind == "warm":
             _send(replies, _warm(obj, warmed))
         else:
-            outcome = run_in_child(obj, close_in_child=(requests, replies))
+            outcome, worker = run_job(obj, worker, close_in_child=(requests, replies))
             _send(replies, ("outcome", outcome))
         del obj   # a warm-up may carry a whole collection: not kept, so not forked
 
@@ -320,7 +324,7 @@ def _warm(warm_up: WarmUp, warmed: set[str]) -> tuple[str, object]:  # pragma: n
     return "warmed", None
 
 
-# -- messages: a length, then a pickle ------------------------------------------------
+# -- what the worker sends: a job or a warm-up, pickled as Dask would ----------------
 
 
 def _dumps(obj) -> bytes:
@@ -331,35 +335,3 @@ def _dumps(obj) -> bytes:
     except ImportError:  # pragma: no cover - distributed brings it
         return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     return cloudpickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _send(fd: int, message) -> None:
-    """Write one message (any picklable object) to ``fd``."""
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    view = memoryview(_HEADER.pack(len(data)) + data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def _receive(fd: int):
-    """Read one message from ``fd``; None at the end of the file."""
-    header = _read_exactly(fd, _HEADER.size)
-    if header is None:
-        return None
-    data = _read_exactly(fd, _HEADER.unpack(header)[0])
-    return None if data is None else pickle.loads(data)
-
-
-def _read_exactly(fd: int, size: int) -> bytes | None:
-    """``size`` bytes from ``fd``; None when the file ends first."""
-    parts = bytearray()
-    while len(parts) < size:
-        try:
-            chunk = os.read(fd, min(size - len(parts), 1 << 20))
-        except InterruptedError:
-            continue
-        if not chunk:
-            return None
-        parts += chunk
-    return bytes(parts)

@@ -2,10 +2,11 @@
 
 A :class:`Job` is one unit of independent work (a level of a collection,
 one weight of a sweep, one board of an experiment): a picklable function
-and its arguments, run in a child process that is killed if it outlives
-its deadline.  Whatever happens, the job ends with one record: the
-function's own, or the one its ``failed`` callable makes for a child that
-crashed, was killed, never ran, or whose worker was lost.
+and its arguments, run in a worker process (:mod:`.child`) that is killed
+if the job outlives its deadline.  Whatever happens, the job ends with one
+record: the function's own, or the one its ``failed`` callable makes for a
+job whose process crashed, was killed, never ran it, or whose Dask worker
+was lost.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ FAILED = "failed"            #: its worker was lost twice (Dask)
 class Job:
     """One unit of a batch.
 
-    ``solve(*args)`` returns the job's record; it runs in a child process,
-    killed ``deadline`` seconds after it starts (None: never).
+    ``solve(*args)`` returns the job's record; it runs in a worker
+    process, killed ``deadline`` seconds after the job starts (None: never).
     ``failed(status, stop_reason, error)`` returns the record of a job that
     did not end by itself: ``status`` is one of :data:`KILLED`,
     :data:`CRASHED`, :data:`INTERRUPTED`, :data:`NOT_RUN` or :data:`FAILED`.
@@ -49,7 +50,7 @@ class Job:
 
 @dataclass
 class Outcome:
-    """How a job ended: its record and the seconds its child lived."""
+    """How a job ended: its record and the seconds it ran in its worker."""
 
     key: Hashable
     record: Any

@@ -1,12 +1,12 @@
 """A collection's levels as a batch: one job a level, through the hooks of
 the run's options.
 
-Each level runs in a child process with its own limits, on this machine or
-on a Dask worker (:mod:`pdbsearch.batch`), so a level that gets stuck (or
-uses too much memory) cannot hold up or take down the rest: the search
-stops itself at its time limit, and a child still running ``grace``
-seconds later is killed.  The kernels are compiled once before the
-children are forked (the options' ``warm_up``), so no child pays for
+Each level runs with its own limits in a worker process, on this machine
+or on a Dask worker (:mod:`pdbsearch.batch`), so a level that gets stuck
+(or uses too much memory) cannot hold up or take down the rest: the search
+stops itself at its time limit, and a worker still running the level
+``grace`` seconds later is killed.  The kernels are compiled once before
+the workers are forked (the options' ``warm_up``), so no worker pays for
 compilation.  Ctrl-C stops the run and keeps every level already finished.
 
 The domain supplies the options (``blank_record``, ``solve_level``,
@@ -82,7 +82,7 @@ def run_levels(levels: Sequence, options, jobs: int = 1,
                on_record: Callable[[Any], None] | None = None,
                dask: str | None = None, done: dict[int, Any] | None = None
                ) -> tuple[list[Any], bool]:
-    """Solve every level, each in its own process: at most ``jobs`` at a
+    """Solve every level, each in a worker process: at most ``jobs`` at a
     time on this machine, or as tasks on the Dask cluster ``dask``
     (``local:N`` or a scheduler address).
 

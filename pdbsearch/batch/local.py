@@ -1,8 +1,9 @@
-"""Running a batch on this machine: at most N jobs at once, each in a child.
+"""Running a batch on this machine: at most N jobs at once, each in a worker
+process (:mod:`.child`), which runs one job after another.
 
 The kernels are compiled (or loaded) once in this process by the batch's
-warm-up before the children are forked, so no child pays for it.  Ctrl-C
-stops the run: the running children are killed and their jobs recorded as
+warm-up before the workers are forked, so no worker pays for it.  Ctrl-C
+stops the run: the busy workers are killed and their jobs recorded as
 interrupted; what finished is kept.
 """
 
@@ -13,7 +14,7 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 
 from ..interrupts import sigint_handler
-from .child import Child, wait_any
+from .child import Worker, start_job, wait_any
 from .jobs import INTERRUPTED, Job, Outcome, WarmUp
 
 
@@ -57,32 +58,39 @@ class CtrlC:
 
 def run_local(jobs: Sequence[Job], workers: int, on_outcome: Callable[[Outcome], None],
               warm_up: WarmUp | None = None, poll: float = 0.2) -> bool:
-    """Run ``jobs``, at most ``workers`` at a time, each in its own child;
+    """Run ``jobs``, at most ``workers`` at a time, each in a worker process;
     ``on_outcome`` hears each job's outcome as it ends.  Returns True when
     Ctrl-C stopped the run (the running jobs are then reported as
     interrupted; the jobs never started are not reported)."""
     pending = deque(jobs)
-    running: list[Child] = []
+    busy: list[Worker] = []
+    idle: list[Worker] = []
     ctrl_c = CtrlC()
     try:
         with sigint_handler(ctrl_c.handler):
             if warm_up is not None and pending:
                 warm_up.run(*warm_up.args)
-            while pending or running:
+            while pending or busy:
                 ctrl_c.check()
-                while pending and len(running) < workers:
+                while pending and len(busy) < workers:
                     with ctrl_c.held():
-                        # A Ctrl-C between the fork and this bookkeeping would
-                        # leave a child nobody stops: it waits until both are done.
-                        running.append(Child(pending.popleft()))
-                for child in wait_any(running, poll):
-                    running.remove(child)
-                    on_outcome(child.outcome())
-                for child in [c for c in running if c.overdue]:
-                    running.remove(child)
-                    on_outcome(child.expire())
+                        # A Ctrl-C between a fork and this bookkeeping would
+                        # leave a worker nobody stops: it waits until both are done.
+                        busy.append(start_job(pending.popleft(), idle.pop() if idle else None))
+                for worker in wait_any(busy, poll):
+                    busy.remove(worker)
+                    idle.append(worker)
+                    on_outcome(worker.outcome())
+                for worker in [w for w in busy if w.overdue]:
+                    busy.remove(worker)
+                    on_outcome(worker.expire())
+                idle = [w for w in idle if w.alive]
     except KeyboardInterrupt:
-        for child in running:
-            on_outcome(child.kill(INTERRUPTED, "interrupted"))
+        for worker in busy:
+            if worker.job is not None:
+                on_outcome(worker.kill(INTERRUPTED, "interrupted"))
         return True
+    finally:
+        for worker in busy + idle:
+            worker.close()
     return False

@@ -32,8 +32,9 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "levels", help="solve every level of a Sokoban collection (or every instance of a "
                        "sliding-tile collection such as Korf's 100)",
-        description="Solve every level of a collection, each in its own process with "
-                    f"its own limits: {DEFAULT_TIME_LIMIT:g} s of search a level unless "
+        description="Solve every level of a collection, each with its own limits, "
+                    "in worker processes apart from this one: "
+                    f"{DEFAULT_TIME_LIMIT:g} s of search a level unless "
                     "--time-limit says otherwise (a level still running 10 s past it is "
                     "killed), and by default half the RAM and all the cores shared by "
                     "the --jobs running at once. A progress bar counts levels on stderr; "
