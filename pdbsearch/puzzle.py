@@ -382,6 +382,11 @@ class Puzzle(ABC):
         """A solved result's cost in words, e.g. ``"90 moves"``."""
         return f"{result.cost} moves"
 
+    def limit_hint(self, algo: str) -> str | None:
+        """A line of advice for a search by ``algo`` that a limit stopped
+        (another algorithm that would likely do better); none by default."""
+        return None
+
     def result_fields(self, result) -> dict[str, Any]:
         """Domain fields added to the result's dict (``--json``); none by default."""
         return {}

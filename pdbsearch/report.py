@@ -32,6 +32,9 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
                          f"solution, so this proves nothing{bound}")
         else:
             lines.append(f"stopped by the {result.stop_reason} limit ({algo}){bound}")
+            hint = puzzle.limit_hint(result.algo)
+            if hint and result.stop_reason != "interrupted":
+                lines.append(hint)
         if result.note:
             lines.append(result.note)
     lines.append(f"expanded {result.expanded:,}, generated {result.generated:,}, "

@@ -468,6 +468,15 @@ class SokobanPuzzle(Puzzle):
         sol = solution_fields(result)
         return f"{sol['pushes']} pushes, {sol['steps']} steps"
 
+    def limit_hint(self, algo: str) -> str | None:
+        """Point a search that ran out of its limits at FESS, which solves
+        in seconds most levels that A* cannot prove optimal in a minute
+        (docs/benchmarks.md: 94 % against 22 % of two unseen classic sets)."""
+        if algo.startswith("fess"):
+            return None
+        return ("hint: --algo fess finds solutions of hard levels far sooner, without "
+                "the optimality guarantee (its solutions are then shortened)")
+
     def solution_lines(self, result) -> list[str]:
         """The LURD string."""
         return ["lurd: " + "".join(s.text for s in result.steps)]

@@ -340,3 +340,20 @@ def test_a_greedy_solution_re_solved_whole_is_reported_proved_optimal(capsys):
     data = json.loads(out)
     assert data["optimal"] is True and data["shortened"]["proved_optimal"] is True
     assert data["cost"] == data["lower_bound"] == bfs_min_pushes(load_levels(MICROBAN)[3])
+
+
+@pytest.mark.parametrize("algo", ["astar", "idastar", "greedy"])
+def test_a_search_stopped_by_its_limit_points_at_fess(capsys, algo):
+    code, out, _ = run(capsys, "solve", str(MICROBAN), "--level", "93", "--algo", algo,
+                    "--node-limit", "50")
+    assert code == 3
+    assert "stopped by the nodes limit" in out
+    assert "hint: --algo fess finds solutions of hard levels far sooner" in out
+
+
+def test_fess_stopped_by_its_limit_and_hakoiri_get_no_hint(capsys):
+    code, out, _ = run(capsys, "solve", str(MICROBAN), "--level", "93", "--algo", "fess",
+                    "--node-limit", "50")
+    assert code == 3 and "stopped by the nodes limit" in out and "hint:" not in out
+    code, out, _ = run(capsys, "solve", "--node-limit", "50")   # the classic Hakoiri board
+    assert code == 3 and "stopped by the nodes limit" in out and "hint:" not in out
