@@ -99,9 +99,26 @@ def _ov_neighbours(params, rank, out, work):
 #: layer wrote something (a flag a block), so the sparse first and last
 #: layers of a large table cost little.
 BLOCK_SHIFT = 16
-#: Blocks swept by one call of the layer kernel, so that a deadline and
-#: Ctrl-C are checked every few tenths of a second even in a large table.
+#: Most blocks swept by one call of the layer kernel (with one thread).
 SLICE_BLOCKS = 64
+#: Seconds a call of the layer kernel should take, so that a deadline and
+#: Ctrl-C are checked that often: the slices are sized by time, not by
+#: entries (:func:`next_slice`).  A fixed 64 blocks took seconds where an
+#: entry costs microseconds (two boxes in a large room: sasquatch5 42's
+#: 2-box table ran 7 s past a 2 s limit).
+SLICE_SECONDS = 0.1
+
+
+def next_slice(blocks: int, seconds: float, most: int) -> int:
+    """The blocks of the next call of the layer kernel, from the last one's
+    ``blocks`` and ``seconds``: halved when it took more than twice
+    :data:`SLICE_SECONDS`, doubled (up to ``most``) when it took less than
+    half of it."""
+    if seconds > 2 * SLICE_SECONDS:
+        return max(1, blocks // 2)
+    if seconds < SLICE_SECONDS / 2:
+        return min(most, 2 * blocks)
+    return blocks
 
 _ONES = np.uint64(0x0101010101010101)
 _HIGHS = np.uint64(0x8080808080808080)
@@ -320,7 +337,8 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
     # slice ends with the slowest thread's share: with 2 chunks of 32
     # blocks, two threads kept only 1.3 cores busy).
     chunks = 8 * threads if threads > 1 else 1
-    span = SLICE_BLOCKS * (8 if threads > 1 else 1)
+    most = min(blocks, SLICE_BLOCKS * (8 if threads > 1 else 1))
+    span = most
     bar = None
     if progress:
         from tqdm import tqdm
@@ -336,6 +354,9 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
             found = len(ranks)
         if bar is not None:
             bar.update(found)
+        if deadline is not None and time.perf_counter() > deadline:
+            raise ResourceLimit("time", f"the time limit stopped building the {label} "
+                                        f"({size:,} entries) at its goals")
         depth = 0
         while found:
             # Everything left past MAX_DISTANCE is marked MAX_DISTANCE, by
@@ -344,14 +365,18 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
             found = 0
             # a row of flags a chunk, merged after the layer
             dirty_next = np.zeros((chunks, blocks), dtype=np.uint8)
-            for lo in range(0, blocks, span):
+            lo = 0
+            while lo < blocks:
                 hi = min(blocks, lo + span)
+                sweep_start = time.perf_counter()
                 if threads > 1:
                     found += next_layer(params, table, words, current, lo, hi, dirty,
                                         dirty_next, max_neighbours, workspace, chunks, own)
                 else:
                     found += next_layer_serial(params, table, words, current, lo, hi, dirty,
                                                dirty_next, max_neighbours, workspace, own)
+                span = next_slice(span, time.perf_counter() - sweep_start, most)
+                lo = hi
                 if take_interrupt_note():   # a Ctrl-C that numba's compiler swallowed
                     raise KeyboardInterrupt
                 if deadline is not None and time.perf_counter() > deadline:
