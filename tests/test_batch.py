@@ -462,6 +462,34 @@ def test_a_fork_server_warms_up_once_a_name_and_reports_a_failed_warm_up(tmp_pat
         server.close()
 
 
+_WARMED: list = []
+
+
+def remember_warm_up(name: str):
+    """A warm-up that leaves its name in this process."""
+    _WARMED.append(name)
+
+
+def warm_ups_seen():
+    """A job body: the warm-ups its process has seen."""
+    return {"status": "done", "seen": list(_WARMED), "pid": os.getpid()}
+
+
+def test_a_fork_server_forks_a_new_job_worker_after_a_new_warm_up():
+    server = ForkServer()
+    try:
+        server.warm(WarmUp("a", remember_warm_up, ("a",)))
+        first = server.run(Job(1, warm_ups_seen, (), failure)).record
+        again = server.run(Job(2, warm_ups_seen, (), failure)).record
+        server.warm(WarmUp("b", remember_warm_up, ("b",)))
+        after = server.run(Job(3, warm_ups_seen, (), failure)).record
+    finally:
+        server.close()
+    assert first["seen"] == again["seen"] == ["a"] and first["pid"] == again["pid"]
+    assert after["seen"] == ["a", "b"] and after["pid"] != first["pid"]
+    assert gone(first["pid"]) and gone(after["pid"])
+
+
 def test_a_killed_fork_server_costs_its_job_only(tmp_path):
     from pdbsearch.batch.cluster import run_chunk_on_worker
     jobs = [Job("before", my_parent, (), failure), Job("victim", kill_my_parent, (), failure),

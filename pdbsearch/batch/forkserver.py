@@ -306,7 +306,13 @@ def serve(requests: int, replies: int, parent: int) -> None:  # pragma: no cover
             continue
         del payload
         if kind == "warm":
+            fresh = obj.name not in warmed
             _send(replies, _warm(obj, warmed))
+            if fresh and worker is not None:
+                # Forked before this warm-up, it lacks what it loaded: the
+                # next job gets a worker forked after it.
+                worker.close()
+                worker = None
         else:
             outcome, worker = run_job(obj, worker, close_in_child=(requests, replies))
             _send(replies, ("outcome", outcome))
