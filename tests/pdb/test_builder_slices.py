@@ -34,7 +34,11 @@ def test_next_slice_halves_slow_slices_and_doubles_quick_ones(blocks, seconds, m
         assert n == blocks
 
 
-def test_slices_of_one_block_build_the_same_table(monkeypatch):
+@pytest.mark.parametrize("slice_seconds, wanted", [
+    (0.0, {1}),      # every call "too slow": one block a call throughout
+    (1e9, {1, 2}),   # every call "quick": from one block to all (two) of them
+])
+def test_the_slices_change_the_calls_not_the_table(monkeypatch, slice_seconds, wanted):
     level = microban(153)   # a 2-box table of 74,088 entries: two blocks
     whole, _ = build_pattern_table(level, 2)
     spans = []
@@ -46,10 +50,10 @@ def test_slices_of_one_block_build_the_same_table(monkeypatch):
         return real(params, table, words, current, lo, hi, *rest)
 
     monkeypatch.setattr(builder, "next_layer_serial", spy)
-    monkeypatch.setattr(builder, "SLICE_SECONDS", 0.0)   # every slice "too slow"
+    monkeypatch.setattr(builder, "SLICE_SECONDS", slice_seconds)
     sliced, _ = build_pattern_table(level, 2)
     assert np.array_equal(whole, sliced)
-    assert spans and max(spans[1:]) == 1 and spans[0] == 2   # halved after the first
+    assert set(spans) == wanted and spans[0] == 1
 
 
 def test_a_large_two_box_table_stops_at_the_time_limit(capsys, tmp_path):
