@@ -14,7 +14,7 @@ from pdbsearch.sokoban.deadlocks import (DEADLOCK, NO_RULE, RESTRICT,
                                          corral_restriction, freeze_deadlock,
                                          tunnel_restriction)
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
-from pdbsearch.sokoban.tables import region_cells, tunnel_axes
+from pdbsearch.sokoban.tables import pull_distances, region_cells, tunnel_axes
 
 from .helpers import ONLY_FREEZE, kernel_successors, xsb
 
@@ -333,6 +333,23 @@ def test_tunnel_cells():
     axes = tunnel_axes(level, region_cells(level))
     assert {level.row_col(int(c)) for c in np.flatnonzero(axes)} == {(2, 5)}
     assert axes[level.cell(2, 5)] == 1   # along the row
+
+
+def test_the_boards_tables_kept_for_a_board_are_its_own_and_copies():
+    """pull_distances and tunnel_axes keep a few boards' tables: a board
+    with the same cells and other goals gets its own, and a caller that
+    writes into its copy changes no other caller's."""
+    level, other = xsb(TUNNEL), xsb(TUNNEL_GOAL)
+    region = region_cells(level)
+    first = pull_distances(level, region)
+    first[:] = 0
+    again = pull_distances(level, region)
+    assert (again != 0).any()
+    assert region_cells(other) == region and sorted(other.goals) != sorted(level.goals)
+    assert not np.array_equal(pull_distances(other, region), again)
+    axes = tunnel_axes(level, region)
+    axes[:] = 0
+    assert tunnel_axes(level, region).any()
 
 
 def test_tunnel_box_is_pushed_on():
