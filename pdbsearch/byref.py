@@ -178,7 +178,30 @@ def is_by_reference(cls: type) -> bool:
 
 _FIELD_TYPES: dict = {}
 _REF_TYPES: dict = {}
+_REF_TYPES_BY_LAYOUT: dict = {}
 _ENTRY_POINTS: dict = {}
+
+
+def _layout_key(value):
+    """What decides the numba type of a field's value, as a key of plain
+    Python objects (hashing numba's types cost more than the rest of a
+    lookup); None when only ``numba.typeof`` can tell.  A struct's type
+    is keyed by its identity: every one made is kept in ``_REF_TYPES``."""
+    if isinstance(value, ParamsRef):
+        return id(value._numba_type_)
+    cls = type(value)
+    if cls is np.ndarray:
+        flags = value.flags
+        return (value.dtype, value.ndim, flags.c_contiguous, flags.f_contiguous,
+                flags.writeable, flags.aligned)
+    if cls is int and value.bit_length() < 63:
+        return int
+    if cls is float or cls is bool:
+        return cls
+    if isinstance(value, tuple) and hasattr(cls, "_fields"):
+        inner = tuple(_layout_key(v) for v in value)
+        return None if any(k is None for k in inner) else (cls, inner)
+    return None
 
 
 def field_type(value) -> types.Type:
@@ -187,18 +210,8 @@ def field_type(value) -> types.Type:
     them; anything else is typed afresh)."""
     if isinstance(value, ParamsRef):
         return value._numba_type_
-    cls = type(value)
-    if cls is np.ndarray:
-        flags = value.flags
-        key = (value.dtype, value.ndim, flags.c_contiguous, flags.f_contiguous,
-               flags.writeable, flags.aligned)
-    elif cls is int and value.bit_length() < 63:
-        key = int
-    elif cls is float or cls is bool:
-        key = cls
-    elif isinstance(value, tuple) and hasattr(cls, "_fields"):
-        key = (cls, tuple(field_type(v) for v in value))
-    else:
+    key = _layout_key(value)
+    if key is None:
         return nb.typeof(value)
     found = _FIELD_TYPES.get(key)
     if found is None:
@@ -207,12 +220,21 @@ def field_type(value) -> types.Type:
 
 
 def _ref_type(cls: type, values: tuple) -> ParamsRefType:
-    """The struct type of ``cls`` holding ``values`` (one object per layout)."""
+    """The struct type of ``cls`` holding ``values`` (one object per
+    layout), looked up by the fields' layout keys when they all have one."""
+    keys = tuple(_layout_key(v) for v in values)
+    layout = None if any(k is None for k in keys) else (cls, keys)
+    if layout is not None:
+        found = _REF_TYPES_BY_LAYOUT.get(layout)
+        if found is not None:
+            return found
     fields = tuple((name, field_type(v)) for name, v in zip(cls._fields, values))
     key = (cls, fields)
     found = _REF_TYPES.get(key)
     if found is None:
         found = _REF_TYPES[key] = ParamsRefType(cls, fields)
+    if layout is not None:
+        _REF_TYPES_BY_LAYOUT[layout] = found
     return found
 
 

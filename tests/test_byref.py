@@ -7,6 +7,7 @@ import os
 import pickle
 import subprocess
 import sys
+from collections import namedtuple
 from typing import NamedTuple
 
 import numba as nb
@@ -16,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdbsearch.byref import ParamsRef, by_reference, field_type, is_by_reference, to_ref
+from pdbsearch.byref import (ParamsRef, _ref_type, by_reference, field_type, is_by_reference,
+                             to_ref)
 from pdbsearch.puzzle import KERNEL_JIT_OPTIONS
 
 
@@ -234,3 +236,24 @@ def test_a_fields_type_is_what_numba_types_it(values):
     own, whichever value of a layout comes first."""
     for value in values:
         assert field_type(value) == nb.typeof(value), value
+
+
+_RECORDS: dict = {}
+
+
+def _record_class(size: int) -> type:
+    """A named tuple class of ``size`` fields (one per size)."""
+    if size not in _RECORDS:
+        _RECORDS[size] = namedtuple(f"Record{size}", [f"f{i}" for i in range(size)])
+    return _RECORDS[size]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_field_values(), min_size=1, max_size=6))
+def test_a_structs_type_found_by_layout_is_the_one_of_numbas_types(values):
+    """The struct type looked up by the fields' layouts is the one their
+    numba types name, and values of one layout share one type object."""
+    cls = _record_class(len(values))
+    found = _ref_type(cls, tuple(values))
+    assert found.fields == tuple((f"f{i}", nb.typeof(v)) for i, v in enumerate(values))
+    assert _ref_type(cls, tuple(values)) is found   # found again by its layout
