@@ -5,10 +5,10 @@ worker as the local runner runs jobs: each job of the chunk in turn in a
 job worker process (:mod:`.child`), killed at that job's deadline, so every
 job keeps its own limits.  The job worker is forked by the worker thread's
 *fork server* (:mod:`.forkserver`): a lean process, started once and warmed
-up once (the kernels compiled or loaded), that forks for less CPU than
-the Dask worker itself would (a Dask worker's memory makes its forks
-dear); without a fork server, the Dask worker forks a child for each job.  Dask does the scheduling; we only size the chunks, submit, collect
-and account:
+up once (the kernels compiled or loaded), that forks for less CPU than the
+Dask worker itself would (a Dask worker's memory makes its forks dear);
+without a fork server, the Dask worker forks a child for each job.  Dask
+does the scheduling; we only size the chunks, submit, collect and account:
 
 * chunks are sized as the run goes (:class:`ChunkSizer`): Dask costs about
   17 ms of CPU a task (scheduler, worker, client), half as much as a
