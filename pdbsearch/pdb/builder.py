@@ -121,6 +121,23 @@ def next_slice(blocks: int, seconds: float, most: int) -> int:
         return min(most, 2 * blocks)
     return blocks
 
+
+def sweep_in_slices(sweep, blocks: int, span: int, most: int, check) -> tuple[int, int]:
+    """Call ``sweep(lo, hi)`` over the blocks ``0 .. blocks - 1`` a slice at
+    a time, the slices sized by time (:func:`next_slice`, starting from
+    ``span`` blocks, at most ``most``), and ``check()`` after each call;
+    returns the sum of what the calls returned and the span to go on with."""
+    total, lo = 0, 0
+    while lo < blocks:
+        hi = min(blocks, lo + span)
+        started = time.perf_counter()
+        total += sweep(lo, hi)
+        span = next_slice(span, time.perf_counter() - started, most)
+        lo = hi
+        check()
+    return total, span
+
+
 _ONES = np.uint64(0x0101010101010101)
 _HIGHS = np.uint64(0x8080808080808080)
 _LOWS = np.uint64(0x7F7F7F7F7F7F7F7F)
@@ -361,14 +378,10 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
         if goals is None:
             # In slices too: testing every entry took 1.3 s on sasquatch5
             # 47's 2-box table, all of it past a 1 s limit.
-            found, lo, seed_span = 0, 0, 1
-            while lo < size:
-                hi = min(size, lo + (seed_span << BLOCK_SHIFT))
-                sweep_start = time.perf_counter()
-                found += seed_goals(params, table, dirty, lo, hi)
-                seed_span = next_slice(seed_span, time.perf_counter() - sweep_start, most)
-                lo = hi
-                check_stop("at its goals")
+            found, _ = sweep_in_slices(
+                lambda lo, hi: seed_goals(params, table, dirty, lo << BLOCK_SHIFT,
+                                          min(size, hi << BLOCK_SHIFT)),
+                blocks, 1, most, lambda: check_stop("at its goals"))
         else:
             ranks = np.asarray(goals(params), dtype=np.int64)
             table[ranks] = 0
@@ -382,22 +395,18 @@ def build_table(params, size: int, max_neighbours: int, workspace: int,
             # Everything left past MAX_DISTANCE is marked MAX_DISTANCE, by
             # repeating that layer until nothing new appears.
             current = min(depth, MAX_DISTANCE)
-            found = 0
             # a row of flags a chunk, merged after the layer
             dirty_next = np.zeros((chunks, blocks), dtype=np.uint8)
-            lo = 0
-            while lo < blocks:
-                hi = min(blocks, lo + span)
-                sweep_start = time.perf_counter()
+
+            def layer(lo, hi):
                 if threads > 1:
-                    found += next_layer(params, table, words, current, lo, hi, dirty,
-                                        dirty_next, max_neighbours, workspace, chunks, own)
-                else:
-                    found += next_layer_serial(params, table, words, current, lo, hi, dirty,
-                                               dirty_next, max_neighbours, workspace, own)
-                span = next_slice(span, time.perf_counter() - sweep_start, most)
-                lo = hi
-                check_stop(f"at layer {depth}")
+                    return next_layer(params, table, words, current, lo, hi, dirty,
+                                      dirty_next, max_neighbours, workspace, chunks, own)
+                return next_layer_serial(params, table, words, current, lo, hi, dirty,
+                                         dirty_next, max_neighbours, workspace, own)
+
+            found, span = sweep_in_slices(layer, blocks, span, most,
+                                          lambda: check_stop(f"at layer {depth}"))
             dirty = np.bitwise_or.reduce(dirty_next, axis=0)
             depth += 1
             if bar is not None:
