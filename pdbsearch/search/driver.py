@@ -15,6 +15,7 @@ import threading
 import time
 from contextlib import contextmanager
 
+from ..compile_time import compile_seconds_spent
 from ..errors import IllegalMoveError, InternalError
 from ..interrupts import sigint_handler, take_interrupt_note
 from ..machine import resident_bytes
@@ -126,6 +127,9 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
     stop_reason = None
     start = time.perf_counter()
     cpu_start = time.process_time()
+    # A kernel compiled inside the search (one its load_kernels missed)
+    # is not search time either: the time limit leaves it out.
+    compiled_at_start = compile_seconds_spent()
     peak_bytes = engine.nbytes()
     interrupt = _Interrupt()
     # An engine with helper threads (the fess portfolio) stops them however
@@ -154,7 +158,9 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
                 if interrupt.requested or take_interrupt_note():   # (or one numba lost)
                     stop_reason = "interrupted"
                     break
-                if limits.time_seconds is not None and now - start >= limits.time_seconds:
+                if limits.time_seconds is not None and \
+                        now - start - (compile_seconds_spent() - compiled_at_start) \
+                        >= limits.time_seconds:
                     stop_reason = "time"
                     break
                 if limits.cpu_seconds is not None and \
@@ -178,7 +184,9 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
             if stop_helpers is not None:
                 stop_helpers()
     bar.close()
-    seconds = time.perf_counter() - start
+    compiled = compile_seconds_spent() - compiled_at_start
+    seconds = time.perf_counter() - start - compiled
+    result.compile_seconds += compiled
     result.cpu_seconds = time.process_time() - cpu_start
     result.memory_bytes = max(peak_bytes, engine.nbytes())
     return _finish(puzzle, engine, result, code, bound, seconds, stop_reason)

@@ -635,7 +635,8 @@ class SokobanFessDomain(FessDomain):
             self._packing.load_kernels()
             p = self.params.base
             oop_zones(p.inside, p.dead, p.deltas, p.index_cell, np.zeros(0, np.int32))
-            walk_distances(p.inside, p.deltas, np.zeros(0, np.int64),
+            # the plan's goals are int32, as _set_plan passes them
+            walk_distances(p.inside, p.deltas, np.zeros(0, np.int32),
                            np.zeros((0, 1), np.int32))
             push_distances(p.inside, p.deltas, np.zeros((0, 1), np.uint8),
                            np.zeros((0, 1), np.int32))
