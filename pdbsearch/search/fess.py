@@ -294,8 +294,8 @@ GROW_ARENA = 7
 # Slots of the ``fs`` int64 array (the loop's own state).
 N_CELLS, CURSOR, ITERATION, BEST_CELL, BEST_RANK, N_EDGES, ARENA_TOP, MAX_CAP, \
     LAZY_DEAD, N_ADVISED, WASTED, BEST_OWN, BEST_NODE, STUCK, DROPPED, N_DEFERRED, \
-    DEFERRALS, DEFERRED_DEAD, BEST_SINCE = range(19)
-N_FS = 19
+    DEFERRALS, DEFERRED_DEAD, BEST_SINCE, BEST_RESETS = range(20)
+N_FS = 20
 
 _NO_RANK = np.int64(1) << np.int64(62)
 
@@ -724,6 +724,35 @@ def _expand_node(params, x, p, keys, g, parent, slots, nodes, edges, cells, aren
 
 
 @nb.njit(cache=True)
+def forget_dead_best(parent, nodes, cells, fs, stats):
+    """After a stuck verdict: if it dooms the best position, the best is
+    no longer that one but the best-ranked other cell with moves left, and
+    the stagnation count starts again.
+
+    A dead best position kept as the best made the best cell's turns go to
+    an empty cell (the search's own fallback then took the best-ranked
+    non-empty one, at the thinned period of a search that stopped
+    improving) and made every later position be measured against a rank
+    no live position may reach: on Kevin01 54, the stuck test dropped the
+    best position's subtree after 20,000 of 51,000 expansions, and the
+    rest of the run counted as stagnation."""
+    x = fs[BEST_NODE]
+    if x < 0 or not _doomed(parent, nodes, x):
+        return
+    dead_cell = nodes.cell[x]
+    best = -1
+    for d in range(fs[N_CELLS]):
+        if d != dead_cell and cells.size[d] > 0 and (
+                best < 0 or cells.brank[d] < cells.brank[best]):
+            best = d
+    fs[BEST_OWN] = _NO_RANK       # the next position expanded is the best one
+    fs[BEST_CELL] = best
+    fs[BEST_RANK] = cells.brank[best] if best >= 0 else _NO_RANK
+    fs[BEST_SINCE] = stats[EXPANDED]
+    fs[BEST_RESETS] += 1
+
+
+@nb.njit(cache=True)
 def best_cell_period(stale):
     """How many of the best cell's turns pass for each one it takes, after
     ``stale`` expansions without a better position: 1 (every turn) below
@@ -877,9 +906,12 @@ def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats
         if goal >= 0:
             stats[GOAL] = goal
             return SOLVED
+        stuck = fs[STUCK]
         _count_subtrees(params, keys, parent, nodes, fs, deferred, x)
         if fs[N_DEFERRED] > 0 and stats[EXPANDED] & (RETRY_EVERY - 1) == 0:
             _retry_deferred(params, keys, parent, nodes, fs, deferred)
+        if fs[STUCK] > stuck:
+            forget_dead_best(parent, nodes, cells, fs, stats)
 
 
 # -- the Python side -------------------------------------------------------------------
@@ -1065,6 +1097,7 @@ class FessSearch:
                 "stuck": int(fs[STUCK]), "stuck_dropped": int(fs[DROPPED]),
                 "stuck_deferrals": int(fs[DEFERRALS]),
                 "stuck_deferred_dead": int(fs[DEFERRED_DEAD]),
+                "dead_best_resets": int(fs[BEST_RESETS]),
                 "expanded_since_best": int(self.stats[EXPANDED] - fs[BEST_SINCE]),
                 "prepare_seconds": round(self.prepare_seconds, 4),
                 **self.domain.describe()}

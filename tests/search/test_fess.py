@@ -13,10 +13,12 @@ from pdbsearch.hakoiri import HakoiriPuzzle, parse_board
 from pdbsearch.hakoiri.generator import Recipe, random_board
 from pdbsearch.search import ALGORITHMS, Limits, Status, solve
 from pdbsearch.search.common import EXPANDED, N_STATS, OPEN
-from pdbsearch.search.fess import (BEST_CELL, BEST_SINCE, CURSOR, DEFERRALS, ITERATION,
-                                   MAX_BEST_PERIOD, MAX_DEFERRED, N_CELLS, N_DEFERRED, N_FS,
-                                   STALE_EXPANSIONS, Deferred, FessSearch,
-                                   _best_deferred, _defer, _pick_cell, best_cell_period)
+from pdbsearch.search.fess import (_NO_RANK, _STUCK, BEST_CELL, BEST_NODE, BEST_OWN,
+                                   BEST_RANK, BEST_RESETS, BEST_SINCE, CURSOR, DEFERRALS,
+                                   ITERATION, MAX_BEST_PERIOD, MAX_DEFERRED, N_CELLS,
+                                   N_DEFERRED, N_FS, STALE_EXPANSIONS, Deferred, FessSearch,
+                                   Nodes, _best_deferred, _defer, _pick_cell, best_cell_period,
+                                   forget_dead_best)
 
 from .test_engines import STUCK, open_board_8x8
 
@@ -167,3 +169,46 @@ def test_the_best_cell_gets_fewer_turns_once_it_stops_improving(sizes, ranks, be
     fs[BEST_SINCE] = stats[EXPANDED] - stale
     picks = [int(_pick_cell(cells, fs, stats)) for _ in range(48)]
     assert picks == _model_picks(sizes, ranks, best, _model_period(stale), 48)
+
+
+@settings(max_examples=80, deadline=None)
+@given(parents=st.lists(st.integers(0, 10**6), min_size=1, max_size=12),
+       stuck=st.lists(st.booleans(), min_size=12, max_size=12),
+       cell_of=st.lists(st.integers(0, 5), min_size=12, max_size=12),
+       sizes=st.lists(st.integers(0, 2), min_size=6, max_size=6),
+       ranks=st.lists(st.integers(0, 50), min_size=6, max_size=6),
+       best=st.integers(0, 11))
+def test_a_best_position_proved_dead_stops_being_the_best(parents, stuck, cell_of, sizes,
+                                                          ranks, best):
+    """After a stuck verdict, the best position is forgotten exactly when it
+    or an ancestor is marked dead: the best cell becomes the best-ranked
+    other non-empty cell and the stagnation count restarts (a plain-Python
+    model alongside, over random trees, marks and cells)."""
+    n = len(parents)
+    best %= n
+    parent = np.array([-1] + [parents[i] % i for i in range(1, n)], np.int32)
+    nodes = Nodes(*(np.zeros(n, t) for t in (np.int32, np.int64, np.int32, np.uint8,
+                                             np.int64, np.int64, np.int32)))
+    nodes.cell[:] = cell_of[:n]
+    nodes.flags[:] = [_STUCK if s else 0 for s in stuck[:n]]
+    cells = FessSearch._new_cells(8)
+    cells.size[:6], cells.brank[:6] = sizes, ranks
+    fs = np.zeros(N_FS, np.int64)
+    fs[N_CELLS], fs[BEST_NODE], fs[BEST_CELL], fs[BEST_RANK], fs[BEST_OWN] = 6, best, 1, -1, -1
+    fs[BEST_SINCE] = 7
+    stats = np.zeros(N_STATS, np.int64)
+    stats[EXPANDED] = 1000
+    dead, y = False, best
+    while y >= 0:
+        dead |= stuck[y]
+        y = int(parent[y])
+    forget_dead_best(parent, nodes, cells, fs, stats)
+    if not dead:
+        assert (fs[BEST_CELL], fs[BEST_RANK], fs[BEST_OWN], fs[BEST_SINCE], fs[BEST_RESETS]) == \
+            (1, -1, -1, 7, 0)
+        return
+    others = [c for c in range(6) if c != cell_of[best] and sizes[c] > 0]
+    want = min(others, key=lambda c: (ranks[c], c)) if others else -1
+    assert fs[BEST_CELL] == want
+    assert fs[BEST_RANK] == (ranks[want] if others else _NO_RANK)
+    assert fs[BEST_OWN] == _NO_RANK and fs[BEST_SINCE] == 1000 and fs[BEST_RESETS] == 1
