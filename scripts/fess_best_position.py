@@ -4,8 +4,9 @@ write the best position it reached as a level of its own.
     python scripts/fess_best_position.py FILE [--level N] [--time-limit 10]
                                          [--heuristic pdb] [--out best.xsb]
 
-FESS keeps coming back to the best-ranked position it has expanded; on a
-level it does not solve, that position says why.  Give the file written
+FESS keeps coming back to the best-ranked position it has expanded (of
+those its stuck test has not proved dead); on a level it does not solve,
+that position says why.  Give the file written
 to another solver: ``pdbsearch solve best.xsb --time-limit 20`` (push-optimal
 A*, whose exhausted space is a proof) tells a dead end, which no test of
 the search saw, from a live position the search failed to finish (see
