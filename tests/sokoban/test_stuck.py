@@ -4,15 +4,18 @@ plain-Python xy search on random positions, its
 soundness (every position it calls dead has no solution: our own push
 BFS, and its pattern prunes the position from then on), and the engine's
 use of it (the test runs on positions under which many expansions were
-made, and a dead one takes its subtree along)."""
+made, a dead one takes its subtree along, and a dead best position is
+forgotten)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from pdbsearch.search import Status, solve
-from pdbsearch.search.fess import NOT_PROVED, PROVED_DEAD, late_check_once, stuck_check_once
+from pdbsearch.search import ALGORITHMS, Status, solve
+from pdbsearch.search.driver import run_engine
+from pdbsearch.search.fess import (_STUCK, BEST_NODE, NOT_PROVED, PROVED_DEAD, late_check_once,
+                                   stuck_check_once)
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.fess import SokobanFessDomain
 from pdbsearch.sokoban.learning import (LOCAL, LOCAL_LIMIT, MAX_PATTERN_BOXES, MAX_STUCK_BOXES,
@@ -146,3 +149,19 @@ def test_fess_drops_stuck_subtrees_and_still_solves(number):
     assert result.status is Status.SOLVED
     figures = result.extra["fess"]
     assert figures["stuck"] > 0 and figures["stuck_dropped"] > 0
+
+
+def test_a_best_position_proved_dead_is_forgotten():
+    """Microban 144: within 10,000 expansions the stuck test proves the
+    best position dead (or an ancestor of it); the engine then forgets it,
+    and the best position it reports is one it has not dropped."""
+    puzzle = SokobanPuzzle(microban(144), "pushes", "matching")
+    limits = Limits(nodes=10_000)
+    engine = ALGORITHMS["fess-only"].make(puzzle, 1.0, limits)
+    result = run_engine(puzzle, engine, algo="fess-only", weight=1.0, bound=None,
+                        limits=limits, progress=False)
+    assert result.status is Status.LIMIT
+    assert engine.report()["dead_best_resets"] > 0
+    path = engine.store.path_to(int(engine.fs[BEST_NODE]))
+    assert not any(engine.nodes.flags[i] & _STUCK for i in path)
+    assert len(engine.best_keys()) == len(path)
