@@ -723,6 +723,18 @@ def _expand_node(params, x, p, keys, g, parent, slots, nodes, edges, cells, aren
     return -1
 
 
+@nb.njit(cache=True, inline="always")
+def best_open_cell(cells, n_cells, skip):
+    """The best-ranked cell with moves left other than ``skip`` (the first
+    of equals; -1: none)."""
+    best = -1
+    for d in range(n_cells):
+        if d != skip and cells.size[d] > 0 and (
+                best < 0 or cells.brank[d] < cells.brank[best]):
+            best = d
+    return best
+
+
 @nb.njit(cache=True)
 def forget_dead_best(parent, nodes, cells, fs, stats):
     """After a stuck verdict: if it dooms the best position, the best is
@@ -739,14 +751,9 @@ def forget_dead_best(parent, nodes, cells, fs, stats):
     as stagnation.  It also made the best position reported
     (:meth:`FessSearch.best_keys`) one the search no longer held."""
     x = fs[BEST_NODE]
-    if x < 0 or not _doomed(parent, nodes, x):
+    if not _doomed(parent, nodes, x):
         return
-    dead_cell = nodes.cell[x]
-    best = -1
-    for d in range(fs[N_CELLS]):
-        if d != dead_cell and cells.size[d] > 0 and (
-                best < 0 or cells.brank[d] < cells.brank[best]):
-            best = d
+    best = best_open_cell(cells, fs[N_CELLS], nodes.cell[x])
     fs[BEST_OWN] = _NO_RANK       # the next position expanded is the best one
     fs[BEST_CELL] = best
     fs[BEST_RANK] = cells.brank[best] if best >= 0 else _NO_RANK
@@ -789,11 +796,7 @@ def _pick_cell(cells, fs, stats):
         c = fs[BEST_CELL]
         if c >= 0 and cells.size[c] > 0:
             return c
-        best = -1
-        for d in range(n_cells):
-            if cells.size[d] > 0 and (best < 0 or cells.brank[d] < cells.brank[best]):
-                best = d
-        return best
+        return best_open_cell(cells, n_cells, -1)
     c = fs[CURSOR] % n_cells
     while cells.size[c] == 0:
         fs[WASTED] += 1
