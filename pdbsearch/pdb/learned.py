@@ -15,6 +15,15 @@ engines allocate nothing per node); once full, learning stops.  Patterns
 are chained by an *anchor* bit (their lowest piece bit), so a match
 looks only at the patterns anchored at one of the state's set bits.
 Any engine (A*, IDA*, FESS) can ask :func:`learned_match`.
+
+A pattern may also *count* (:func:`learned_add_counting`): it matches only
+when at least ``need`` of the state's pieces stand on the cells of its
+``count`` bits.  The Sokoban frozen-box cut learns such patterns: boxes
+frozen on goals (the piece bits), and more boxes confined to a set of
+goals than it has (the count), dead whatever the other boxes do.  A plain
+pattern has ``need`` 0.  Each row costs ``8 (2 K + R) + 8`` bytes (``K``
+key words, ``R`` region words): 4,096 rows of a 20 × 20 board (K = 8,
+R = 7) take 0.8 MB.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..fences import release_fence
+from .ranking import popcount64
 
 _ONE = np.uint64(1)
 
@@ -43,6 +53,8 @@ class LearnedPatterns(NamedTuple):
 
     bits: np.ndarray        #: uint64[capacity, K]: the pattern's piece bits (key words)
     region: np.ndarray      #: uint64[capacity, R]: player indices allowed
+    count: np.ndarray       #: uint64[capacity, K]: the counted cells (key bits)
+    need: np.ndarray        #: int32[capacity]: pieces needed on them (0: a plain pattern)
     next: np.ndarray        #: int32[capacity]: next pattern with the same anchor, -1 ends
     head: np.ndarray        #: int32[64 K]: first pattern anchored at each bit, -1 if none
     info: np.ndarray        #: int64[N_INFO]: counters (slots above)
@@ -57,6 +69,8 @@ def new_store(key_words: int, player_values: int,
     region_words = max(1, (player_values + 63) // 64)
     return LearnedPatterns(np.zeros((capacity, key_words), np.uint64),
                            np.zeros((capacity, region_words), np.uint64),
+                           np.zeros((capacity, key_words), np.uint64),
+                           np.zeros(capacity, np.int32),
                            np.full(capacity, -1, np.int32),
                            np.full(64 * key_words, -1, np.int32),
                            np.zeros(N_INFO, np.int64))
@@ -69,6 +83,15 @@ def _covers(row, key, mask):
         if (key[w] & mask[w] & row[w]) != row[w]:
             return False
     return True
+
+
+@nb.njit(cache=True, inline="always")
+def _counted(row, key, mask, need):
+    """At least ``need`` bits of ``key & mask`` are set in ``row``."""
+    found = 0
+    for w in range(row.shape[0]):
+        found += popcount64(key[w] & mask[w] & row[w])
+    return found >= need
 
 
 @nb.njit(cache=True, inline="always")
@@ -87,7 +110,10 @@ def learned_match(store, key, piece_mask, player):
             word &= word - _ONE
             q = store.head[bit]
             while q >= 0:
-                if (store.region[q, pw] & pb) != 0 and _covers(store.bits[q], key, piece_mask):
+                if (store.region[q, pw] & pb) != 0 and \
+                        _covers(store.bits[q], key, piece_mask) and \
+                        (store.need[q] == 0 or
+                         _counted(store.count[q], key, piece_mask, store.need[q])):
                     return True
                 q = store.next[q]
     return False
@@ -97,6 +123,14 @@ def learned_match(store, key, piece_mask, player):
 def learned_add(store, bits, region):
     """Store a pattern (piece bits ``bits``, player region ``region``);
     returns its row, or -1 when the store is full or ``bits`` is empty."""
+    return learned_add_counting(store, bits, region, bits, 0)
+
+
+@nb.njit(cache=True)
+def learned_add_counting(store, bits, region, count, need):
+    """Store a pattern that matches only when at least ``need`` pieces
+    stand on the ``count`` bits as well (``need`` 0: a plain pattern, as
+    :func:`learned_add`); returns its row, or -1 as :func:`learned_add`."""
     n = store.info[COUNT]
     if n >= store.bits.shape[0]:
         store.info[FULL] = 1
@@ -112,6 +146,9 @@ def learned_add(store, bits, region):
         store.bits[n, w] = bits[w]
     for w in range(region.shape[0]):
         store.region[n, w] = region[w]
+    for w in range(count.shape[0]):
+        store.count[n, w] = count[w] if need > 0 else np.uint64(0)
+    store.need[n] = need
     store.next[n] = store.head[anchor]
     # The row in full, then the chain head that publishes it: a search in
     # another thread may be matching against the store (..fences).
@@ -122,10 +159,13 @@ def learned_add(store, bits, region):
 
 
 def reference_match(patterns: list[tuple[set[int], set[int]]], pieces: set[int],
-                    player: int) -> bool:
+                    player: int, counts: list[tuple[set[int], int]] | None = None) -> bool:
     """Plain-Python definition of a match, for the tests: ``patterns`` are
-    ``(piece bits, player indices)`` pairs."""
-    return any(bits <= pieces and player in region for bits, region in patterns)
+    ``(piece bits, player indices)`` pairs, ``counts`` (one per pattern,
+    none: all plain) ``(counted bits, need)`` pairs."""
+    counts = counts or [(set(), 0)] * len(patterns)
+    return any(bits <= pieces and player in region and len(counted & pieces) >= need
+               for (bits, region), (counted, need) in zip(patterns, counts))
 
 
 def stored_patterns(store: LearnedPatterns) -> list[tuple[set[int], set[int]]]:
@@ -138,3 +178,11 @@ def stored_patterns(store: LearnedPatterns) -> list[tuple[set[int], set[int]]]:
                   if (int(store.region[q, w]) >> i) & 1}
         out.append((bits, region))
     return out
+
+
+def stored_counts(store: LearnedPatterns) -> list[tuple[set[int], int]]:
+    """The stored patterns' counts as ``(counted bits, need)`` pairs
+    (``(set(), 0)`` for a plain pattern)."""
+    return [({w * 64 + i for w in range(store.count.shape[1]) for i in range(64)
+              if (int(store.count[q, w]) >> i) & 1}, int(store.need[q]))
+            for q in range(int(store.info[COUNT]))]

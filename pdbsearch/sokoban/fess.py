@@ -55,8 +55,8 @@ from .deadlocks import DEADLOCK, RESTRICT, corral_restriction, freeze_deadlock, 
 from .advisors import (FAR, AdvisorTables, advise, advisor_tables, lone_reach, push_distances,
                        gained_sides, may_gain_sides, open_sides, pushable_sides,
                        walk_distances)
-from .frozencut import (CUT_DEAD, CUT_TABLES, CUT_TESTS, FrozenCutWork, frozen_cut_deadlock,
-                        frozen_cut_work)
+from .frozencut import (CUT_DEAD, CUT_LEARNED, CUT_TABLES, CUT_TESTS, FrozenCutWork,
+                        frozen_cut_deadlock, frozen_cut_work)
 from .features import (CONNECTIVITY, HOTSPOTS, N_CELL_FEATURES, N_FEATURES, OUT_OF_PLAN, ROOMS,
                        UNPACKED, FeatureWork, components, components_freeing, feature_work,
                        out_of_plan, pack_rank, packed_by_area, packed_count)
@@ -405,14 +405,16 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
 @kernel_jit
 def stuck_check(fp, key, again):
     """``PROVED_DEAD`` when boxes frozen on goals cut the others off
-    (:mod:`.frozencut`), the xy test proves the position dead (its
-    pattern is learned then) or a probe does (see the module doc);
+    (:mod:`.frozencut`) or the xy test proves the position dead (with the
+    stuck patterns on, either verdict is learned as a pattern then), or a
+    probe does (see the module doc);
     ``ASK_LATER`` when the probe's budget is spent.  Asked ``again``, only
     the probe runs (the others ran the first time)."""
     if again == 0:
         p = fp.base
         n = decode_boxes(p, key, p.work.boxes)
-        if frozen_cut_deadlock(p, fp.frozen, p.work.boxes, n, player_of(p, key)):
+        if frozen_cut_deadlock(p, fp.frozen, p.work.boxes, n, player_of(p, key), p.learned,
+                               fp.stuck):
             return PROVED_DEAD
         if fp.stuck != 0 and learn_stuck(p, key):
             return PROVED_DEAD
@@ -498,7 +500,8 @@ class SokobanFessDomain(FessDomain):
                                         goal_room_tables(self.goal_rooms, n_grid),
                                         frozen_cut_work(base.goal_cells, n_grid, n_region,
                                                         len(level.boxes),
-                                                        use_frozen_cut and puzzle.rules.freeze)))
+                                                        use_frozen_cut and puzzle.rules.freeze,
+                                                        puzzle.key_words)))
         self._replay_work = macro_work(n_grid)
         self._occ = np.zeros(n_grid, np.uint8)
         self.plan_info: dict = {"plan": "naive"}
@@ -623,7 +626,8 @@ class SokobanFessDomain(FessDomain):
                 "probe_hits": int(counters[HITS]), "probe_reached": int(counters[REACHED]),
                 "frozen_cut_tests": int(frozen[CUT_TESTS]),
                 "frozen_cut_tables": int(frozen[CUT_TABLES]),
-                "frozen_cut_dead": int(frozen[CUT_DEAD])}
+                "frozen_cut_dead": int(frozen[CUT_DEAD]),
+                "frozen_cut_learned": int(frozen[CUT_LEARNED])}
 
     def load_kernels(self) -> None:
         """Compile (or load) the replay and preparation kernels."""

@@ -152,10 +152,21 @@ def _lowest_bit(x):
 def rows_all_matched(masks, n, work):
     """True when rows ``0..n-1`` can each be given a distinct column, row
     ``r`` only the columns whose bits are set in ``masks[r]`` (uint64).
+    ``work``: :func:`mask_matching_work`; nothing is allocated."""
+    return hall_rows(masks, n, work) == 0
+
+
+@nb.njit(cache=True)
+def hall_rows(masks, n, work):
+    """0 when rows ``0..n-1`` can each be given a distinct column (as
+    :func:`rows_all_matched`); else ``k`` rows, listed in ``work[3, :k]``,
+    whose masks together hold fewer than ``k`` columns (Hall's condition
+    broken: the proof that no matching exists).
 
     Each row takes a free column of its own when it has one, else looks
-    for an augmenting path breadth-first (Kuhn).  ``work``:
-    :func:`mask_matching_work`; nothing is allocated.
+    for an augmenting path breadth-first (Kuhn).  When none exists, the
+    rows the search met can reach only the columns it met, all taken by
+    the rows met but the first: one column fewer than rows.
     """
     owner, col_of, via, queue = work[0], work[1], work[2], work[3]
     one = np.uint64(1)
@@ -190,7 +201,7 @@ def rows_all_matched(masks, n, work):
                 queue[tail] = owner[j]
                 tail += 1
         if found < 0:
-            return False
+            return tail
         # Flip the path: each row on it moves to the column that led to it.
         taken |= one << np.uint64(found)
         j = found
@@ -202,7 +213,7 @@ def rows_all_matched(masks, n, work):
             if r == i:
                 break
             j = previous
-    return True
+    return 0
 
 
 def matching_cost(cost: np.ndarray) -> int:

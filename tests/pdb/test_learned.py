@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pdbsearch.pdb.learned import (COUNT, FULL, learned_add, learned_match, new_store,
-                                   reference_match, stored_patterns)
+from pdbsearch.pdb.learned import (COUNT, FULL, learned_add, learned_add_counting,
+                                   learned_match, new_store, reference_match, stored_counts,
+                                   stored_patterns)
 
 KEY_WORDS = 2
 PLAYERS = 70          # player indices 0..69: two region words
@@ -42,6 +43,41 @@ def test_matches_equal_the_definition_on_random_patterns():
     # Matching writes nothing: a search in another thread may match while
     # this one does (pdbsearch.fences).
     assert all(np.array_equal(a, b) for a, b in zip(store, before))
+
+
+def test_counting_patterns_match_as_the_definition_says():
+    """Plain and counting patterns mixed: a counting one matches only with
+    at least ``need`` pieces on its counted bits."""
+    rng = np.random.default_rng(31)
+    store = new_store(KEY_WORDS, PLAYERS, capacity=64)
+    mask = np.full(KEY_WORDS, ~np.uint64(0), np.uint64)
+    patterns, counts = [], []
+    for i in range(40):
+        bits = set(rng.choice(100, size=rng.integers(1, 3), replace=False).tolist())
+        region = set(rng.choice(PLAYERS, size=rng.integers(10, 60), replace=False).tolist())
+        if i % 3 == 0:
+            counted, need = set(), 0
+            row = learned_add(store, _words(bits, KEY_WORDS), _words(region, 2))
+        else:
+            counted = set(rng.choice(100, size=rng.integers(5, 40), replace=False).tolist())
+            need = int(rng.integers(1, 6))
+            row = learned_add_counting(store, _words(bits, KEY_WORDS), _words(region, 2),
+                                       _words(counted, KEY_WORDS), need)
+        assert row == i
+        patterns.append((bits, region))
+        counts.append((counted, need))
+    assert stored_patterns(store) == patterns and stored_counts(store) == counts
+    outcomes = {True: 0, False: 0}
+    count_decided = 0
+    for _ in range(3000):
+        pieces = set(rng.choice(100, size=rng.integers(3, 30), replace=False).tolist())
+        player = int(rng.integers(PLAYERS))
+        expected = reference_match(patterns, pieces, player, counts)
+        assert learned_match(store, _words(pieces, KEY_WORDS), mask, player) == expected
+        outcomes[expected] += 1
+        # States the count alone turns from a match into none.
+        count_decided += expected != reference_match(patterns, pieces, player)
+    assert outcomes[True] > 100 and outcomes[False] > 100 and count_decided > 50
 
 
 def test_a_full_store_refuses_and_says_so():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pdbsearch.pdb.learned import new_store
 from pdbsearch.sokoban.frozencut import frozen_cut_deadlock, frozen_cut_work
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 from pdbsearch.testing.fess import frozen_cut_dead
@@ -28,17 +29,21 @@ SHUT = """\
 """
 
 
-def kernel(puzzle, work, boxes, player) -> bool:
-    """The kernel's verdict on a position."""
+def kernel(puzzle, work, boxes, player, store=None) -> bool:
+    """The kernel's verdict on a position (its lesson kept in ``store``
+    if one is given)."""
     cells = np.array(sorted(boxes), np.int32)
-    return bool(frozen_cut_deadlock(puzzle.params, work, cells, len(cells), player))
+    learn = store is not None
+    store = store if learn else new_store(puzzle.key_words, len(puzzle.params.index_cell), 1)
+    return bool(frozen_cut_deadlock(puzzle.params, work, cells, len(cells), player, store,
+                                    int(learn)))
 
 
 def fresh_work(puzzle):
     """The test's tables for the puzzle's level."""
     p = puzzle.params
     return frozen_cut_work(p.goal_cells, len(p.inside), len(p.index_cell),
-                           len(puzzle.level.boxes))
+                           len(puzzle.level.boxes), key_words=puzzle.key_words)
 
 
 def cell(level, x, y):

@@ -14,7 +14,8 @@ from pdbsearch.search.common import evaluate_heuristic
 from pdbsearch.testing.fess import all_matched
 from pdbsearch.testing.sokoban import bfs_min_pushes
 from pdbsearch.sokoban.matching import (MAX_MASK_COLUMNS, mask_matching_work, matching_cost,
-                                        min_cost_matching, rematch_row, rows_all_matched)
+                                        hall_rows, min_cost_matching, rematch_row,
+                                        rows_all_matched)
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 
 from .helpers import SMALL_MICROBAN, microban, xsb
@@ -68,6 +69,14 @@ def test_the_mask_matching_agrees_with_an_exhaustive_one(rows):
         want = all_matched(choices)
         assert rows_all_matched(masks, rows, work) == want, choices
         answers.add(want)
+        # Without a matching, the proof: k distinct rows whose columns
+        # together are fewer than k.
+        k = hall_rows(masks, rows, work)
+        assert (k == 0) == want, choices
+        if k:
+            listed = [int(r) for r in work[3, :k]]
+            assert len(set(listed)) == k and all(0 <= r < rows for r in listed)
+            assert len(frozenset().union(*(choices[r] for r in listed))) < k, choices
     assert answers == {True, False} or rows == 0
 
 
