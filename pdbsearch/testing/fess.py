@@ -445,3 +445,23 @@ def frozen_cut_dead(level: Level, boxes, player: int, dead=frozenset()) -> bool:
             places.add(order.index(b))
         rows.append(places)
     return not all_matched(rows)
+
+
+def confined_cells(level: Level, frozen, players, goals, dead=frozenset()) -> frozenset[int]:
+    """The plain reading of the counted cells of a frozen-cut pattern
+    (:func:`pdbsearch.sokoban.frozencut._learn_cut`): the live cells off
+    the ``frozen`` boxes from which a lone box, those boxes walls and the
+    player on any cell of ``players``, reaches no goal outside ``goals``
+    (cells), the goal it stands on counted."""
+    frozen = set(frozen)
+    order = sorted(frozen) + sorted(set(level.goals) - frozen)
+    reach = PlanReach(level, order)
+    k = len(frozen)
+    out = set()
+    for b in sorted(set(level.playable_cells()) - frozen - set(dead)):
+        reached = {order[j] for at in players if at != b for j in reach.goals(k, b, at)}
+        if b in level.goals:
+            reached.add(b)
+        if reached <= set(goals):
+            out.add(b)
+    return frozenset(out)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from pdbsearch.pdb.learned import new_store
+from pdbsearch.pdb.learned import learned_match, new_store, stored_counts, stored_patterns
 from pdbsearch.sokoban.frozencut import frozen_cut_deadlock, frozen_cut_work
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
-from pdbsearch.testing.fess import frozen_cut_dead
+from pdbsearch.testing.fess import PlanReach, confined_cells, frozen_cut_dead
 from pdbsearch.testing.sokoban import StateLimitError, bfs_min_pushes, frozen_boxes
 
 from .helpers import goal_heavy_boxes, microban, xsb
@@ -125,3 +125,76 @@ def test_fess_stuck_test_drops_the_shut_room():
                         stuck_check_once(domain.params, live))
     assert verdicts[True] == (PROVED_DEAD, NOT_PROVED)
     assert verdicts[False] == (NOT_PROVED, NOT_PROVED)
+
+
+def _cells_of(bits, index_to_cell) -> frozenset[int]:
+    return frozenset(int(index_to_cell[b]) for b in bits)
+
+
+def test_a_dead_verdict_teaches_a_sound_pattern_its_variants_match():
+    """Each dead verdict of the cut on random goal-heavy Microban
+    positions is learned, and the pattern is what the module doc says:
+    the position's frozen boxes; player cells in the player's part that
+    hold the teaching position's player; counted cells that are exactly
+    the plain reading's confined cells for the goals they reach; a need
+    one more than those goals.  The position matches it, and every other
+    random position that matches one is dead by the plain definition (and
+    by an exhaustive search, on a sample, when it finishes)."""
+    counts = {"learned": 0, "variants": 0, "confirmed": 0}
+    for number in (3, 93, 150):
+        level = microban(number)
+        puzzle = SokobanPuzzle(level, "pushes", "matching")
+        p = puzzle.params
+        work = fresh_work(puzzle)
+        store = new_store(puzzle.key_words, len(p.index_cell), 512)
+        dead = frozenset(np.flatnonzero(p.dead).tolist())
+        bit_cell = {int(b): c for c, b in enumerate(p.box_bit) if b >= 0}
+        rng = np.random.default_rng(number + 7)
+        taught = set()
+        for _ in range(200):
+            boxes = goal_heavy_boxes(level, rng, dead)
+            frozen = frozen_boxes(level, boxes, dead)
+            if not frozen or not frozen <= level.goals:
+                continue
+            free = sorted(set(level.playable_cells()) - set(boxes))
+            player = free[rng.integers(len(free))]
+            before = len(stored_patterns(store))
+            if not kernel(puzzle, work, boxes, player, store):
+                assert len(stored_patterns(store)) == before
+                continue
+            assert len(stored_patterns(store)) == before + 1, (number, sorted(boxes))
+            counts["learned"] += 1
+            taught.add((boxes, player))
+            (bits, region), (counted, need) = stored_patterns(store)[-1], stored_counts(store)[-1]
+            f_cells = _cells_of(bits, bit_cell)
+            players = _cells_of(region, p.index_cell)
+            confined = _cells_of(counted, bit_cell)
+            assert f_cells == frozen
+            part = PlanReach(level, sorted(frozen)).part(len(frozen), -1, player)
+            assert player in players and players <= part
+            reach = PlanReach(level, sorted(frozen) + sorted(level.goals - frozen))
+            goals = {reach.order[j] for b in confined for at in players if at != b
+                     for j in reach.goals(len(frozen), b, at)} | (confined & level.goals)
+            assert need == len(goals) + 1
+            assert confined == confined_cells(level, frozen, players, goals, dead)
+            assert len(confined & boxes) >= need
+        assert learned_match(store, puzzle.key_of(frozenset(level.goals), level.player),
+                             p.box_mask, p.player_index[level.player]) is False
+        for _ in range(300):
+            boxes = goal_heavy_boxes(level, rng, dead)
+            free = sorted(set(level.playable_cells()) - set(boxes))
+            player = free[rng.integers(len(free))]
+            if (boxes, player) in taught or not learned_match(
+                    store, puzzle.key_of(boxes, player), p.box_mask, p.player_index[player]):
+                continue
+            counts["variants"] += 1
+            assert frozen_cut_dead(level, boxes, player, dead), (number, sorted(boxes), player)
+            if counts["variants"] % 8:
+                continue   # the exhaustive search on one variant in eight (its cost)
+            try:
+                assert bfs_min_pushes(level.with_state(frozenset(boxes), player),
+                                      max_states=5_000) is None
+                counts["confirmed"] += 1
+            except StateLimitError:
+                pass
+    assert min(counts.values()) > 0, counts
