@@ -261,7 +261,8 @@ def test_a_list_of_level_numbers_parses_or_says_why(text):
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(st.text(max_size=30),
                  st.lists(st.sampled_from(["perimeter", "fess-only", "wastar", "greedy",
-                                           "fess-nearest", "fess-backward", "astar", " ", ""]),
+                                           "fess-nearest", "fess-backward", "fess-relay", "astar",
+                                           " ", ""]),
                           max_size=4).map(",".join)))
 def test_portfolio_members_parse_or_say_why(text):
     """``--members``' parser: known names come back in order; anything else

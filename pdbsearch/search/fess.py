@@ -973,6 +973,13 @@ class FessSearch:
         self.fs[BEST_CELL] = -1
         self.fs[BEST_NODE] = 0
         self.prepare_seconds = 0.0
+        #: Set by a search that follows this one (:mod:`.relay`): then
+        #: ``published_best`` is kept current after each chunk.
+        self.followed = False
+        #: ``(node, keys from the start to it)`` of the best position, as of
+        #: the end of the last chunk; replaced whole, so that a search in
+        #: another thread reads it without a lock.
+        self.published_best: tuple[int, list[np.ndarray]] = (0, [self.store.keys[0].copy()])
 
     @staticmethod
     def _new_cells(cap: int) -> Cells:
@@ -990,7 +997,10 @@ class FessSearch:
             self.prepared = self.domain.prepare(PREPARE_SLICE)
             self.prepare_seconds += time.perf_counter() - t0
             return RUNNING
-        return self._chunk(budget)
+        code = self._chunk(budget)
+        if self.followed and int(self.fs[BEST_NODE]) != self.published_best[0]:
+            self.published_best = (int(self.fs[BEST_NODE]), self.best_keys())
+        return code
 
     def _chunk(self, budget: int) -> int:
         st, d = self.store, self.domain

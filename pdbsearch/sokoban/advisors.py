@@ -132,13 +132,14 @@ def push_distances(inside, deltas, zone, out):
                     tail += 1
 
 
-def start_push_distances(puzzle) -> np.ndarray:
+def start_push_distances(puzzle, boxes=None) -> np.ndarray:
     """int32[cell]: pushes a lone box needs from the nearest start square
-    (a box's square in the level) to each cell, :data:`FAR` where none
-    gets (what a box found there by pulls can have come from)."""
+    (a box's square in the level, or in ``boxes``) to each cell,
+    :data:`FAR` where none gets (what a box found there by pulls can have
+    come from)."""
     p = puzzle.params
     starts = np.zeros((1, p.inside.shape[0]), np.uint8)
-    starts[0, sorted(puzzle.level.boxes)] = 1
+    starts[0, sorted(puzzle.level.boxes if boxes is None else boxes)] = 1
     dist = np.empty(starts.shape, np.int32)
     push_distances(p.inside, p.deltas, starts, dist)
     return dist[0]

@@ -39,7 +39,8 @@ start square from which a lone box can be pushed to ``x``.
 
 **The same game as a solver** (``to_start``, :mod:`.pullsolve`): no box
 is taken off, and the goal is the level's start position, every start
-square holding a box and the player in the start's area.
+square holding a box and the player in the start's area (or another
+position's, ``start``: the relay, :mod:`pdbsearch.search.relay`).
 
 **Key of the pull game.**  One bit per region cell (a box), one bit per
 start square (used; on a goal, also blocked when they block), and the
@@ -551,7 +552,10 @@ class PullDomain(FessDomain):
     n_features = N_FEATURES
     cell_features = N_FEATURES
 
-    def __init__(self, puzzle, block_goal_starts: bool = False, to_start: bool = False):
+    def __init__(self, puzzle, block_goal_starts: bool = False, to_start: bool = False,
+                 start: tuple[frozenset[int], int] | None = None):
+        """The pull game of ``puzzle``'s level; with ``to_start``, towards
+        its start position, or towards ``start`` (boxes, player) if given."""
         level = puzzle.level
         self.puzzle = puzzle
         base = puzzle.params
@@ -559,7 +563,8 @@ class PullDomain(FessDomain):
         region = np.array(puzzle.layout.region, np.int32)
         index = np.full(n_grid, -1, np.int32)
         index[region] = np.arange(len(region), dtype=np.int32)
-        starts = np.array(sorted(level.boxes), np.int32)
+        boxes, player = start if start is not None else (level.boxes, level.player)
+        starts = np.array(sorted(boxes), np.int32)
         start_index = np.full(n_grid, -1, np.int32)
         start_index[starts] = np.arange(len(starts), dtype=np.int32)
         n_region, n_starts = len(region), len(starts)
@@ -573,8 +578,8 @@ class PullDomain(FessDomain):
         self.params = to_ref(PullParams(
             level.width, n_region, n_starts, 64 - player_bits, inside, base.goal, base.deltas,
             region, index, start_index, starts, base.nearest, fwd, np.zeros(n_grid, np.uint8),
-            int(block_goal_starts), int(to_start), start_push_distances(puzzle),
-            int(index[level.normalized_player()]),
+            int(block_goal_starts), int(to_start), start_push_distances(puzzle, boxes),
+            int(index[level.normalized_player(player, boxes)]),
             np.zeros(n_grid, np.uint8), np.zeros(n_box, np.int32),
             np.zeros(n_grid, np.int64), np.zeros(n_grid, np.int64), np.zeros(n_starts, np.uint8),
             np.full(n_starts, -1, np.int32), np.zeros(n_starts, np.int64),

@@ -35,8 +35,10 @@ class PullSolveSearch(FessSearch):
     """FESS on the pull game towards the start; its solution is given as
     the forward positions and pushes of the puzzle."""
 
-    def __init__(self, puzzle, limits):
-        domain = PullDomain(puzzle, to_start=True)
+    def __init__(self, puzzle, limits, start: tuple[frozenset[int], int] | None = None):
+        """Towards the level's start, or towards ``start`` (boxes, player):
+        a position of the level, which the solution then starts from."""
+        domain = PullDomain(puzzle, to_start=True, start=start)
         super().__init__(PullProblem(domain), limits, domain)
         self.prepared = True   # nothing to prepare: no plan, no tables
         self.forward = puzzle

@@ -389,6 +389,14 @@ class SokobanPuzzle(Puzzle):
         if name == "fess-backward":
             from .pullsolve import PullSolveSearch
             return PullSolveSearch(self, limits)
+        if name == "fess-relay":
+            from ..search.relay import RelaySearch
+            from .pullsolve import PullSolveSearch
+
+            def leg(key):
+                return PullSolveSearch(self, limits, None if key is None
+                                       else self.position_of(key))
+            return RelaySearch(leg, "fess-only", self.initial_key())
         raise ValueError(f"no portfolio engine {name!r} for sokoban")
 
     def backward_search(self, limits):

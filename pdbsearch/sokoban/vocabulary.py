@@ -41,7 +41,8 @@ GROUPINGS = Vocabulary("grouping", "sokoban", (
 PORTFOLIO_MEMBERS: dict[str, tuple[float, float, float | None]] = {
     "perimeter": (1.0, 0.21, None), "fess-only": (1.0, 0.17, None),
     "wastar": (2.0, 0.2, 0.04), "greedy": (1.0, 0.09, 0.02),
-    "fess-nearest": (1.0, 0.165, None), "fess-backward": (1.0, 0.165, None)}
+    "fess-nearest": (1.0, 0.165, None), "fess-backward": (1.0, 0.165, None),
+    "fess-relay": (1.0, 0.1, None)}
 
 
 def check_members(members: Sequence[str]) -> tuple[str, ...]:

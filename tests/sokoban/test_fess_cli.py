@@ -44,7 +44,7 @@ def test_levels_with_fess(tmp_path, capsys):
     assert data["options"]["algo"] == "fess"
     levels = load_levels(HOLLAND)
     members = {"perimeter", "fess-only", "wastar w=2", "greedy", "fess-nearest",
-               "fess-backward"}
+               "fess-backward", "fess-relay"}
     for record in data["levels"]:
         assert record["optimal"] is False    # FESS proves nothing (nor shortened here)
         if record["status"] == "solved":

@@ -159,8 +159,9 @@ def test_the_portfolio_runs_fess_in_threads_of_its_own_when_it_may(threads):
     assert result.status is Status.SOLVED
     puzzle.check_solution([s.code for s in result.steps])
     lanes = {label: m["lane"] for label, m in result.extra["fess"]["members"].items()}
-    want = {1: (0, 0, 0), 2: (1, 1, 1), 3: (1, 2, 1)}[threads]
-    assert (lanes.pop("fess-only"), lanes.pop("fess-nearest"), lanes.pop("fess-backward")) == want
+    want = {1: (0, 0, 0, 0), 2: (1, 1, 1, 1), 3: (1, 2, 1, 2)}[threads]
+    assert (lanes.pop("fess-only"), lanes.pop("fess-nearest"), lanes.pop("fess-backward"),
+            lanes.pop("fess-relay")) == want
     assert set(lanes.values()) == {0}
 
 

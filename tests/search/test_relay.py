@@ -1,0 +1,172 @@
+"""The relay (:mod:`pdbsearch.search.relay`): its legs aimed as the module
+doc says (a fake leader and fake legs), and on Sokoban its solutions,
+the leader's path then a backward leg's, replayed by the checker."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdbsearch.search import solve
+from pdbsearch.search.common import EXHAUSTED, EXPANDED, RUNNING, SOLVED, STALLED
+from pdbsearch.search.fess import FessSearch
+from pdbsearch.search.relay import BACK_OFF, LEG_SECONDS, RelaySearch
+from pdbsearch.search.result import Limits, Status
+from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.testing.sokoban import bfs_min_pushes, bfs_min_pushes_solution
+
+from ..sokoban.helpers import SMALL_MICROBAN, microban
+
+
+class FakeLeg:
+    """A leg that ends with ``code`` at once (its target kept for the test)."""
+
+    def __init__(self, target, code):
+        self.target = target
+        self.code = code
+        self.stats = np.zeros(10, np.int64)
+        self.fstats = np.zeros(4)
+
+    def run(self, budget):
+        self.stats[EXPANDED] += 1
+        return self.code
+
+
+class FakeLeader:
+    """A leader whose best position is whatever the test publishes."""
+
+    followed = False
+
+    def __init__(self, path):
+        self.published_best = (len(path) - 1, path)
+
+
+def _path(depth):
+    return [np.array([i], np.uint64) for i in range(depth + 1)]
+
+
+@given(st.integers(0, 40), st.sampled_from([EXHAUSTED, STALLED]), st.integers(1, 30))
+@settings(max_examples=60, deadline=None)
+def test_legs_that_run_out_of_moves_back_off_along_the_path(depth, code, chunks):
+    """Each leg that runs out of moves makes the next aim a quarter of the
+    way back (at least one move, the start at the end), with twice the
+    budget; the relay itself never ends the search."""
+    legs = []
+
+    def make_leg(key):
+        legs.append(FakeLeg(key, code))
+        return legs[-1]
+    relay = RelaySearch(make_leg, "lead", _path(0)[0])
+    leader = FakeLeader(_path(depth))
+    relay.follow({"lead": leader, "other": object()})
+    assert leader.followed
+    want, budget = depth, LEG_SECONDS
+    for _ in range(chunks):
+        assert relay.run(10) == RUNNING
+        assert int(legs[-2 if len(legs) > 1 else -1].target[0]) == want
+        want = want - max(1, want // BACK_OFF) if want > 0 else 0
+        budget *= 2
+        assert int(legs[-1].target[0]) == want and relay.budget == budget
+    assert relay.ended_legs == chunks == relay.back_offs
+    assert relay.stats[EXPANDED] == chunks   # each leg's expansion counted once
+
+
+def test_a_newer_best_is_aimed_at_once_the_leg_has_had_its_budget():
+    legs = []
+
+    def make_leg(key):
+        legs.append(FakeLeg(key, RUNNING))
+        return legs[-1]
+    relay = RelaySearch(make_leg, "lead", _path(0)[0])
+    leader = FakeLeader(_path(5))
+    relay.follow({"lead": leader})
+    relay.run(1)
+    leader.published_best = (9, _path(9))
+    relay.run(1)
+    assert len(legs) == 1   # the budget not yet spent
+    relay.leg_seconds = relay.budget
+    relay.run(1)
+    assert len(legs) == 2 and int(legs[-1].target[0]) == 9 and relay.budget == LEG_SECONDS
+    relay.leg_seconds = relay.budget   # no newer best: back off
+    relay.run(1)
+    assert int(legs[-1].target[0]) == 9 - 9 // BACK_OFF and relay.budget == 2 * LEG_SECONDS
+
+
+def test_without_its_leader_the_relay_aims_at_the_start():
+    seen = []
+    relay = RelaySearch(lambda key: seen.append(key) or FakeLeg(key, SOLVED), "lead",
+                        np.array([7], np.uint64))
+    relay.follow({"someone else": object()})
+    assert relay.run(1) == SOLVED and int(seen[0][0]) == 7
+
+
+def test_a_followed_fess_engine_publishes_its_best_position():
+    puzzle = SokobanPuzzle(microban(93), "pushes", "matching")
+    puzzle.prepare()
+    engine = FessSearch(puzzle, Limits())
+    engine.followed = True
+    for _ in range(20):
+        engine.run(50)
+    node, path = engine.published_best
+    assert node > 0 and len(path) > 1
+    assert all(np.array_equal(a, b) for a, b in zip(path, engine.best_keys()))
+    assert np.array_equal(path[0], puzzle.initial_key())
+
+
+def _leader_on_the_optimal_path(puzzle, depth):
+    """A leader whose best position is ``depth`` pushes along an optimal
+    solution (from our push BFS), its path the positions after each push."""
+    level = puzzle.level
+    step = {"l": -1, "r": 1, "u": -level.width, "d": level.width}
+    boxes, man = set(level.boxes), level.player
+    path = [puzzle.key_of(boxes, man)]
+    for move in bfs_min_pushes_solution(level):
+        man += step[move.lower()]
+        if move.isupper():
+            boxes.remove(man)
+            boxes.add(man + step[move.lower()])
+            path.append(puzzle.key_of(boxes, man))
+    return FakeLeader(path[:depth + 1])
+
+
+@pytest.mark.parametrize("number", SMALL_MICROBAN[:8])
+def test_the_leaders_path_and_a_leg_make_a_solution_that_replays(number):
+    """The leader stands some way along an optimal solution; the relay's
+    legs (the backward solver) finish it: the solution starts with the
+    leader's path and replays, no shorter than the optimum."""
+    from pdbsearch.sokoban.pullsolve import PullSolveSearch
+    level = microban(number)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    puzzle.prepare()
+    optimum = bfs_min_pushes(level)
+    for depth in sorted({0, optimum // 2, max(optimum - 1, 0)}):
+        leader = _leader_on_the_optimal_path(puzzle, depth)
+        relay = RelaySearch(lambda key: PullSolveSearch(puzzle, Limits(), None if key is None
+                                                        else puzzle.position_of(key)),
+                            "lead", puzzle.initial_key())
+        relay.follow({"lead": leader})
+        code = RUNNING
+        for _ in range(2_000):
+            code = relay.run(100)
+            if code == SOLVED:
+                break
+        assert code == SOLVED, (number, depth)
+        keys = relay.solution_keys()
+        path = leader.published_best[1]
+        assert all(np.array_equal(a, b) for a, b in zip(keys, path))
+        _, pushes = puzzle.check_solution(relay.solution_codes(keys))
+        assert pushes >= optimum
+
+
+def test_the_relay_solves_in_the_fess_portfolio_and_alone():
+    """Beside its leader, or alone (aimed at the start: the backward
+    solver), the relay's solutions come through the driver's replay."""
+    for members in (("fess-only", "fess-relay"), ("fess-relay",)):
+        puzzle = SokobanPuzzle(microban(144), "pushes", "matching", members=members)
+        result = solve(puzzle, "fess", limits=Limits(time_seconds=60, threads=1))
+        assert result.status is Status.SOLVED, members
+        report = result.extra["fess"]["members"]["fess-relay"]
+        assert report["legs"] >= 1
+        puzzle.check_solution([s.code for s in result.steps])
