@@ -315,10 +315,14 @@ class SokobanPuzzle(Puzzle):
         """``--algo fess``: the perimeter (a backward search whose positions
         the others take as goals, :mod:`.perimeter`), the FESS engine,
         weighted A* (α = 2), greedy search, a second FESS engine whose
-        ties go to the positions nearest the goals (``fess-nearest``) and
+        ties go to the positions nearest the goals (``fess-nearest``),
         FESS on the pull game from the solved position to the start
-        (``fess-backward``, :mod:`.pullsolve`), sharing the time
-        0.21 : 0.17 : 0.2 : 0.09 : 0.165 : 0.165, all with learned
+        (``fess-backward``, :mod:`.pullsolve`) and the relay, backward
+        legs aimed at the first FESS engine's best position
+        (``fess-relay``, :mod:`pdbsearch.search.relay`), sharing the time
+        0.165 : 0.135 : 0.2 : 0.09 : 0.13 : 0.13 : 0.15 (the relay's
+        0.15 taken from the others but weighted A* and greedy search, in
+        proportion), all with learned
         deadlock patterns (:meth:`tune`).  FESS is strong on goal rooms and
         many boxes, weighted A* with the pattern databases on small
         intricate levels, greedy on a few Microban levels the others are
@@ -336,7 +340,7 @@ class SokobanPuzzle(Puzzle):
         slower (6.1 to 6.6 s in all against 5.0: two FESS engines share
         one thread).  With two threads the FESS engines detach into a
         thread of their own (:mod:`pdbsearch.search.portfolio`), where
-        they take turns (a third of it each), and the others keep their
+        they take turns by their shares, and the others keep their
         shares of the first.  Weighted A* and greedy search keep their
         shares for their openings only (what they get of the first 10 s
         of one thread), then run at a fifth of them: they won no level after
@@ -371,9 +375,11 @@ class SokobanPuzzle(Puzzle):
         :mod:`.plan`), without the first's goal-room macros
         (:mod:`.goalrooms`) and without its parked boxes (``park_boxes``:
         a rule that slows some levels, so one engine keeps the other way),
-        and ``fess-backward``,
+        ``fess-backward``,
         FESS on the pull game from the solved position to the start
-        (:mod:`.pullsolve`)."""
+        (:mod:`.pullsolve`), and ``fess-relay``, the same game's legs
+        aimed at the best position of ``fess-only``
+        (:mod:`pdbsearch.search.relay`)."""
         if name == "perimeter":
             return self._new_perimeter(limits)
         if name == "fess-nearest":

@@ -39,10 +39,10 @@ GROUPINGS = Vocabulary("grouping", "sokoban", (
 #: weighted A*'s is twice its latest win) they run at a fifth of their
 #: shares, and give the rest back.
 PORTFOLIO_MEMBERS: dict[str, tuple[float, float, float | None]] = {
-    "perimeter": (1.0, 0.21, None), "fess-only": (1.0, 0.17, None),
+    "perimeter": (1.0, 0.165, None), "fess-only": (1.0, 0.135, None),
     "wastar": (2.0, 0.2, 0.04), "greedy": (1.0, 0.09, 0.02),
-    "fess-nearest": (1.0, 0.165, None), "fess-backward": (1.0, 0.165, None),
-    "fess-relay": (1.0, 0.1, None)}
+    "fess-nearest": (1.0, 0.13, None), "fess-backward": (1.0, 0.13, None),
+    "fess-relay": (1.0, 0.15, None)}
 
 
 def check_members(members: Sequence[str]) -> tuple[str, ...]:
