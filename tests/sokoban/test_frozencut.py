@@ -46,6 +46,30 @@ def fresh_work(puzzle):
                            len(puzzle.level.boxes), key_words=puzzle.key_words)
 
 
+def frozen_on_goals(level, rng, dead, tries):
+    """Random goal-heavy positions (``tries`` drawn) whose frozen boxes all
+    stand on goals (a frozen box off its goal is the freeze test's), each
+    with a random player: ``(boxes, frozen boxes, player)``."""
+    for _ in range(tries):
+        boxes = goal_heavy_boxes(level, rng, dead)
+        frozen = frozen_boxes(level, boxes, dead)
+        if frozen and frozen <= level.goals:
+            free = sorted(set(level.playable_cells()) - set(boxes))
+            yield boxes, frozen, free[rng.integers(len(free))]
+
+
+def confirmed_dead(level, boxes, player) -> bool:
+    """True when an exhaustive search of at most 5,000 positions finds the
+    position unsolvable (it fails the test if it finds a solution); False
+    when the search stops short."""
+    try:
+        assert bfs_min_pushes(level.with_state(frozenset(boxes), player),
+                              max_states=5_000) is None
+        return True
+    except StateLimitError:
+        return False
+
+
 def cell(level, x, y):
     return y * level.width + x
 
@@ -81,23 +105,12 @@ def test_the_kernel_matches_the_definition_and_never_lies():
         work = fresh_work(puzzle)
         dead = frozenset(np.flatnonzero(puzzle.params.dead).tolist())
         rng = np.random.default_rng(number)
-        for _ in range(150):
-            boxes = goal_heavy_boxes(level, rng, dead)
-            frozen = frozen_boxes(level, boxes, dead)
-            if not frozen or not frozen <= level.goals:
-                continue
-            free = sorted(set(level.playable_cells()) - set(boxes))
-            player = free[rng.integers(len(free))]
+        for boxes, _, player in frozen_on_goals(level, rng, dead, 150):
             got = kernel(puzzle, work, boxes, player)
             assert got == frozen_cut_dead(level, boxes, player, dead), (number, sorted(boxes))
             counts["dead" if got else "alive"] += 1
             if got:
-                try:
-                    assert bfs_min_pushes(level.with_state(frozenset(boxes), player),
-                                          max_states=5_000) is None
-                    counts["confirmed"] += 1
-                except StateLimitError:
-                    pass
+                counts["confirmed"] += confirmed_dead(level, boxes, player)
     assert min(counts.values()) > 0, counts
 
 
@@ -151,13 +164,7 @@ def test_a_dead_verdict_teaches_a_sound_pattern_its_variants_match():
         bit_cell = {int(b): c for c, b in enumerate(p.box_bit) if b >= 0}
         rng = np.random.default_rng(number + 7)
         taught = set()
-        for _ in range(200):
-            boxes = goal_heavy_boxes(level, rng, dead)
-            frozen = frozen_boxes(level, boxes, dead)
-            if not frozen or not frozen <= level.goals:
-                continue
-            free = sorted(set(level.playable_cells()) - set(boxes))
-            player = free[rng.integers(len(free))]
+        for boxes, frozen, player in frozen_on_goals(level, rng, dead, 200):
             before = len(stored_patterns(store))
             if not kernel(puzzle, work, boxes, player, store):
                 assert len(stored_patterns(store)) == before
@@ -189,12 +196,6 @@ def test_a_dead_verdict_teaches_a_sound_pattern_its_variants_match():
                 continue
             counts["variants"] += 1
             assert frozen_cut_dead(level, boxes, player, dead), (number, sorted(boxes), player)
-            if counts["variants"] % 8:
-                continue   # the exhaustive search on one variant in eight (its cost)
-            try:
-                assert bfs_min_pushes(level.with_state(frozenset(boxes), player),
-                                      max_states=5_000) is None
-                counts["confirmed"] += 1
-            except StateLimitError:
-                pass
+            if counts["variants"] % 8 == 0:   # one in eight: the search's cost
+                counts["confirmed"] += confirmed_dead(level, boxes, player)
     assert min(counts.values()) > 0, counts
