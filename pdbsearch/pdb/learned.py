@@ -168,21 +168,20 @@ def reference_match(patterns: list[tuple[set[int], set[int]]], pieces: set[int],
                for (bits, region), (counted, need) in zip(patterns, counts))
 
 
+def _bit_set(row: np.ndarray) -> set[int]:
+    """The indices of the set bits of a row of uint64 words."""
+    return {w * 64 + i for w in range(row.shape[0]) for i in range(64)
+            if (int(row[w]) >> i) & 1}
+
+
 def stored_patterns(store: LearnedPatterns) -> list[tuple[set[int], set[int]]]:
     """The stored patterns as ``(piece bits, player indices)`` sets."""
-    out = []
-    for q in range(int(store.info[COUNT])):
-        bits = {w * 64 + i for w in range(store.bits.shape[1]) for i in range(64)
-                if (int(store.bits[q, w]) >> i) & 1}
-        region = {w * 64 + i for w in range(store.region.shape[1]) for i in range(64)
-                  if (int(store.region[q, w]) >> i) & 1}
-        out.append((bits, region))
-    return out
+    return [(_bit_set(store.bits[q]), _bit_set(store.region[q]))
+            for q in range(int(store.info[COUNT]))]
 
 
 def stored_counts(store: LearnedPatterns) -> list[tuple[set[int], int]]:
     """The stored patterns' counts as ``(counted bits, need)`` pairs
     (``(set(), 0)`` for a plain pattern)."""
-    return [({w * 64 + i for w in range(store.count.shape[1]) for i in range(64)
-              if (int(store.count[q, w]) >> i) & 1}, int(store.need[q]))
+    return [(_bit_set(store.count[q]), int(store.need[q]))
             for q in range(int(store.info[COUNT]))]

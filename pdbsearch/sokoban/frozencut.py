@@ -56,7 +56,9 @@ does among other boxes, and so more boxes on ``C`` than ``T`` has goals
 can never all be placed.  The position that taught it matches it (its
 ``k`` boxes are on ``C``), and so do its variants; FESS looks each child
 up in the store when it makes it (:func:`.fess.expand`).  Making one
-takes ``region × |P|`` table reads, and one verdict in many makes one.
+takes ``region × |P|`` table reads, and the cut's dead verdicts are few
+(in 30 s of ``fess-only`` on Kevin01 54, 14 of 4,588 tests, each
+learned).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ import numpy as np
 
 from ..byref import by_reference
 from ..pdb.learned import learned_add_counting
+from ..pdb.ranking import popcount64
 from .deadlocks import keep_frozen
 from .features import FeatureWork, components, feature_work
 from .matching import hall_rows, mask_matching_work
@@ -206,10 +209,7 @@ def _learn_cut(p, fz, store, player, k):
             ai += 1
         if confined:
             fz.count[bit >> 6] |= np.uint64(1) << np.uint64(bit & 63)
-    need = 1
-    for j in range(64):
-        if (goals >> np.uint64(j)) & np.uint64(1) != 0:
-            need += 1
+    need = 1 + popcount64(goals)
     if learned_add_counting(store, fz.bits, fz.region_bits, fz.count, need) < 0:
         return False
     fz.counters[CUT_LEARNED] += 1
