@@ -41,8 +41,10 @@ EXHAUSTED = 2     #: nothing left to expand: no solution
 GROW_NODES = 3    #: the node table needs more room
 GROW_OPEN = 4     #: the open list (or IDA* stack) needs more room
 #: nothing left to expand, but the search drops moves a solution may need
-#: (FESS's goal-room macros): no proof either way (5-7: FESS's growth codes)
+#: (FESS's goal-room macros): no proof either way (5-7: FESS's growth codes, 9: the relay's)
 STALLED = 8
+#: a relay asks for room for a new leg (:mod:`.relay`)
+GROW_LEG = 9
 
 # Slots of the int64 ``stats`` array every engine keeps.
 EXPANDED = 0

@@ -33,6 +33,12 @@ player anywhere in its area).  The leg's ``solution_codes`` unrolls both
 parts: they are moves of the same puzzle.  A solution so found is replayed
 by the puzzle's checker like any other.
 
+**Memory.**  Each leg, the first too, is asked for as room
+(``GROW_LEG``): the portfolio makes it only if the other members' bytes
+and a fresh leg's fit its memory limit, and retires the relay otherwise.
+Every leg starts at the same size, which a leg made with the relay (and
+let go at once) tells.
+
 **Threads.**  The relay reads only the leader's published tuple (replaced
 whole, never changed in place) and each leg keeps its own scratch, so the
 relay may run in another thread than its leader (``detach``).
@@ -45,8 +51,8 @@ from typing import Callable
 
 import numpy as np
 
-from .common import (EXHAUSTED, EXPANDED, F_LAST, GENERATED, N_FSTATS, N_STATS, NODES, OPEN,
-                     PRUNED, RUNNING, SOLVED, STALLED)
+from .common import (EXHAUSTED, EXPANDED, F_LAST, GENERATED, GROW_LEG, N_FSTATS, N_STATS, NODES,
+                     OPEN, PRUNED, STALLED)
 
 #: CPU seconds of a leg before it hands over to one aimed at a newer best.
 LEG_SECONDS = 0.25
@@ -75,15 +81,17 @@ class RelaySearch:
         self._alone = (0, [start_key.copy()])
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
-        self.leg = None
-        self.prefix: list[np.ndarray] = []   # the leader's path to the leg's target
-        self.aimed_best = -1                  # the leader's best node last aimed at
+        self._done = np.zeros(N_STATS, dtype=np.int64)   # counts of the legs before
         self.budget = LEG_SECONDS
-        self.leg_seconds = 0.0
         self.legs = 0
         self.back_offs = 0
         self.ended_legs = 0                   # legs that ran out of moves
-        self._done = np.zeros(N_STATS, dtype=np.int64)   # counts of the legs before
+        self.leg = None
+        self.prefix = self._alone[1]          # the leader's path to the leg's target
+        self.leg_seconds = 0.0
+        self.aimed_best = -1                  # the leader's best node last aimed at
+        self._fresh = make_leg(start_key).nbytes()   # the bytes every leg starts with
+        self._pending: list[np.ndarray] | None = None   # the path of the leg asked for
 
     def follow(self, engines: dict) -> None:
         """Follow the member labelled ``leader`` among a portfolio's
@@ -100,38 +108,46 @@ class RelaySearch:
 
     def load_kernels(self) -> None:
         """Compile or load a leg's kernels (one aimed at the start)."""
-        self.make_leg(None).load_kernels()
+        self.make_leg(self._alone[1][-1]).load_kernels()
 
     def _aim(self, path: list[np.ndarray]) -> None:
         """Start a leg towards the last position of ``path`` (the leader's
-        path to it)."""
+        path to it); the last leg's arrays are let go first."""
         if self.leg is not None:
             for slot in (EXPANDED, GENERATED, PRUNED):
                 self._done[slot] += int(self.leg.stats[slot])
+        self.leg = None
         self.prefix = path
         self.leg = self.make_leg(path[-1])
         self.leg_seconds = 0.0
         self.legs += 1
 
-    def _back_off(self) -> None:
-        """Aim a quarter of the way back along the path, with twice the
-        budget (the start again when the target is the start)."""
+    def _backed_off(self) -> list[np.ndarray]:
+        """The path a quarter of the way back (the start stays the start),
+        the budget doubled."""
         depth = len(self.prefix) - 1
         self.back_offs += 1
         self.budget *= 2
-        self._aim(self.prefix[:depth - max(1, depth // BACK_OFF) + 1] if depth > 0
-                  else self.prefix)
+        return self.prefix[:depth - max(1, depth // BACK_OFF) + 1] if depth > 0 else self.prefix
+
+    def _ask(self, path: list[np.ndarray]) -> int:
+        """Ask for room for a leg towards ``path``'s end (:meth:`grow`)."""
+        self._pending = path
+        return GROW_LEG
 
     def run(self, budget: int) -> int:
-        """One chunk of the current leg, after aiming a new one when the
-        module doc says so."""
+        """One chunk of the current leg; or, when the module doc says so,
+        ``GROW_LEG``: room for the next leg."""
         node, path = self.leader.published_best if self.leader is not None else self._alone
-        if self.leg is None or (self.leg_seconds >= self.budget and node != self.aimed_best):
+        if self.leg is None:
             self.aimed_best = node
-            self.budget = LEG_SECONDS
-            self._aim(path)
-        elif self.leg_seconds >= self.budget:
-            self._back_off()
+            return self._ask(path)
+        if self.leg_seconds >= self.budget:
+            if node != self.aimed_best:
+                self.aimed_best = node
+                self.budget = LEG_SECONDS
+                return self._ask(path)
+            return self._ask(self._backed_off())
         c0 = time.thread_time()
         code = self.leg.run(budget)
         self.leg_seconds += time.thread_time() - c0
@@ -144,8 +160,7 @@ class RelaySearch:
             # The target is out of the leg's reach: never the end of the
             # search, whose goal the leader may still find.
             self.ended_legs += 1
-            self._back_off()
-            return RUNNING
+            return self._ask(self._backed_off())
         return code
 
     def nbytes(self) -> int:
@@ -153,12 +168,17 @@ class RelaySearch:
         return self.leg.nbytes() if self.leg is not None else 0
 
     def grow_nbytes(self, code: int) -> int:
-        """Bytes the current leg would hold after serving ``code``."""
-        return self.leg.grow_nbytes(code)
+        """Bytes held after serving ``code``: a fresh leg's for
+        ``GROW_LEG`` (the current one let go), else the current leg's."""
+        return self._fresh if code == GROW_LEG else self.leg.grow_nbytes(code)
 
     def grow(self, code: int) -> None:
-        """Make room in the current leg."""
-        self.leg.grow(code)
+        """Start the leg asked for (``GROW_LEG``), or make room in the
+        current one."""
+        if code == GROW_LEG:
+            self._aim(self._pending)
+        else:
+            self.leg.grow(code)
 
     def solution_keys(self) -> list[np.ndarray]:
         """The leader's path to the target, then the leg's path on from it

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdbsearch.search import solve
-from pdbsearch.search.common import EXHAUSTED, EXPANDED, RUNNING, SOLVED, STALLED
+from pdbsearch.search.common import EXHAUSTED, EXPANDED, GROW_LEG, RUNNING, SOLVED, STALLED
 from pdbsearch.search.fess import FessSearch
 from pdbsearch.search.relay import BACK_OFF, LEG_SECONDS, RelaySearch
 from pdbsearch.search.result import Limits, Status
@@ -33,44 +33,61 @@ class FakeLeg:
         self.stats[EXPANDED] += 1
         return self.code
 
+    def nbytes(self):
+        return 1000
+
 
 class FakeLeader:
     """A leader whose best position is whatever the test publishes."""
 
     followed = False
 
-    def __init__(self, path):
-        self.published_best = (len(path) - 1, path)
+    def __init__(self, path, node=None):
+        self.published_best = (1000 + len(path) if node is None else node, path)
 
 
 def _path(depth):
     return [np.array([i], np.uint64) for i in range(depth + 1)]
 
 
+def _aim_at_once(relay):
+    """The first run asks for room for a leg aimed at the leader's best,
+    which is then made (as the portfolio does)."""
+    assert relay.leg is None and relay.nbytes() == 0
+    assert relay.run(1) == GROW_LEG
+    relay.grow(GROW_LEG)
+
+
 @given(st.integers(0, 40), st.sampled_from([EXHAUSTED, STALLED]), st.integers(1, 30))
 @settings(max_examples=60, deadline=None)
 def test_legs_that_run_out_of_moves_back_off_along_the_path(depth, code, chunks):
-    """Each leg that runs out of moves makes the next aim a quarter of the
-    way back (at least one move, the start at the end), with twice the
-    budget; the relay itself never ends the search."""
+    """Each leg that runs out of moves asks for the next, aimed a quarter
+    of the way back (at least one move, the start at the end), with twice
+    the budget; the relay itself never ends the search, and each new leg
+    is asked for as room of a fresh leg's size."""
     legs = []
 
     def make_leg(key):
         legs.append(FakeLeg(key, code))
         return legs[-1]
-    relay = RelaySearch(make_leg, "lead", _path(0)[0])
+    relay = RelaySearch(make_leg, "lead", np.array([999], np.uint64))
+    assert len(legs) == 1 and int(legs[0].target[0]) == 999   # made to learn a leg's size
     leader = FakeLeader(_path(depth))
     relay.follow({"lead": leader, "other": object()})
     assert leader.followed
+    _aim_at_once(relay)
     want, budget = depth, LEG_SECONDS
+    assert int(legs[-1].target[0]) == want and relay.budget == budget
     for _ in range(chunks):
-        assert relay.run(10) == RUNNING
-        assert int(legs[-2 if len(legs) > 1 else -1].target[0]) == want
+        assert relay.run(10) == GROW_LEG
+        assert relay.grow_nbytes(GROW_LEG) == 1000
+        relay.grow(GROW_LEG)
         want = want - max(1, want // BACK_OFF) if want > 0 else 0
         budget *= 2
         assert int(legs[-1].target[0]) == want and relay.budget == budget
     assert relay.ended_legs == chunks == relay.back_offs
     assert relay.stats[EXPANDED] == chunks   # each leg's expansion counted once
+    assert relay.legs == len(legs) - 1 == chunks + 1
 
 
 def test_a_newer_best_is_aimed_at_once_the_leg_has_had_its_budget():
@@ -79,18 +96,21 @@ def test_a_newer_best_is_aimed_at_once_the_leg_has_had_its_budget():
     def make_leg(key):
         legs.append(FakeLeg(key, RUNNING))
         return legs[-1]
-    relay = RelaySearch(make_leg, "lead", _path(0)[0])
+    relay = RelaySearch(make_leg, "lead", np.array([999], np.uint64))
     leader = FakeLeader(_path(5))
     relay.follow({"lead": leader})
-    relay.run(1)
+    _aim_at_once(relay)
+    assert int(legs[-1].target[0]) == 5
     leader.published_best = (9, _path(9))
-    relay.run(1)
-    assert len(legs) == 1   # the budget not yet spent
+    assert relay.run(1) == RUNNING   # the budget not yet spent
+    assert len(legs) == 2
     relay.leg_seconds = relay.budget
-    relay.run(1)
-    assert len(legs) == 2 and int(legs[-1].target[0]) == 9 and relay.budget == LEG_SECONDS
+    assert relay.run(1) == GROW_LEG
+    relay.grow(GROW_LEG)
+    assert len(legs) == 3 and int(legs[-1].target[0]) == 9 and relay.budget == LEG_SECONDS
     relay.leg_seconds = relay.budget   # no newer best: back off
-    relay.run(1)
+    assert relay.run(1) == GROW_LEG
+    relay.grow(GROW_LEG)
     assert int(legs[-1].target[0]) == 9 - 9 // BACK_OFF and relay.budget == 2 * LEG_SECONDS
 
 
@@ -99,7 +119,8 @@ def test_without_its_leader_the_relay_aims_at_the_start():
     relay = RelaySearch(lambda key: seen.append(key) or FakeLeg(key, SOLVED), "lead",
                         np.array([7], np.uint64))
     relay.follow({"someone else": object()})
-    assert relay.run(1) == SOLVED and int(seen[0][0]) == 7
+    _aim_at_once(relay)
+    assert relay.run(1) == SOLVED and len(seen) == 2 and int(seen[1][0]) == 7
 
 
 def test_a_followed_fess_engine_publishes_its_best_position():
@@ -147,9 +168,12 @@ def test_the_leaders_path_and_a_leg_make_a_solution_that_replays(number):
                                                         else puzzle.position_of(key)),
                             "lead", puzzle.initial_key())
         relay.follow({"lead": leader})
+        _aim_at_once(relay)
         code = RUNNING
         for _ in range(2_000):
             code = relay.run(100)
+            if code == GROW_LEG:
+                relay.grow(code)
             if code == SOLVED:
                 break
         assert code == SOLVED, (number, depth)
