@@ -58,12 +58,14 @@ from .common import (EXHAUSTED, EXPANDED, F_LAST, GENERATED, GROW_LEG, N_FSTATS,
 LEG_SECONDS = 0.25
 #: The part of the leader's path a back-off steps back (at least one move).
 BACK_OFF = 4
+#: The figures summed over the legs (the others are the current leg's).
+_SUMMED = (EXPANDED, GENERATED, PRUNED)
 
 
 class RelaySearch:
     """Legs from the goal to the best position of a leader (see the module
     doc).  ``make_leg(key)``: an engine that searches from the goal back to
-    the position ``key`` (None: the puzzle's start), whose
+    the position ``key``, whose
     ``solution_keys()`` run from that position (its player anywhere in his
     area) to the goal and whose ``solution_codes(keys)`` unrolls the moves
     of the leader's path too; ``leader``: the label of the portfolio member
@@ -72,7 +74,7 @@ class RelaySearch:
     name = "relay"
     progress_label = "legs"
 
-    def __init__(self, make_leg: Callable[[np.ndarray | None], object], leader: str,
+    def __init__(self, make_leg: Callable[[np.ndarray], object], leader: str,
                  start_key: np.ndarray):
         self.make_leg = make_leg
         self.leader_label = leader
@@ -114,7 +116,7 @@ class RelaySearch:
         """Start a leg towards the last position of ``path`` (the leader's
         path to it); the last leg's arrays are let go first."""
         if self.leg is not None:
-            for slot in (EXPANDED, GENERATED, PRUNED):
+            for slot in _SUMMED:
                 self._done[slot] += int(self.leg.stats[slot])
         self.leg = None
         self.prefix = path
@@ -151,7 +153,7 @@ class RelaySearch:
         c0 = time.thread_time()
         code = self.leg.run(budget)
         self.leg_seconds += time.thread_time() - c0
-        for slot in (EXPANDED, GENERATED, PRUNED):
+        for slot in _SUMMED:
             self.stats[slot] = self._done[slot] + int(self.leg.stats[slot])
         for slot in (NODES, OPEN):
             self.stats[slot] = int(self.leg.stats[slot])

@@ -400,8 +400,7 @@ class SokobanPuzzle(Puzzle):
             from .pullsolve import PullSolveSearch
 
             def leg(key):
-                return PullSolveSearch(self, limits, None if key is None
-                                       else self.position_of(key))
+                return PullSolveSearch(self, limits, self.position_of(key))
             return RelaySearch(leg, "fess-only", self.initial_key())
         raise ValueError(f"no portfolio engine {name!r} for sokoban")
 

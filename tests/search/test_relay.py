@@ -164,8 +164,8 @@ def test_the_leaders_path_and_a_leg_make_a_solution_that_replays(number):
     optimum = bfs_min_pushes(level)
     for depth in sorted({0, optimum // 2, max(optimum - 1, 0)}):
         leader = _leader_on_the_optimal_path(puzzle, depth)
-        relay = RelaySearch(lambda key: PullSolveSearch(puzzle, Limits(), None if key is None
-                                                        else puzzle.position_of(key)),
+        relay = RelaySearch(lambda key: PullSolveSearch(puzzle, Limits(),
+                                                        puzzle.position_of(key)),
                             "lead", puzzle.initial_key())
         relay.follow({"lead": leader})
         _aim_at_once(relay)
