@@ -28,15 +28,17 @@ has the most, so that no core stands idle while members take turns
 elsewhere.  The first lane to solve or exhaust stops the others;
 :meth:`stop` (which the driver calls however the search ends) joins them.
 
-**Openings.**  A member with a ``late_share`` (Sokoban's weighted A* and
-greedy search, which solve what they solve in their first seconds or not
-at all) keeps its ``share`` for its *opening*, the CPU seconds it gets of
-the first :data:`OPENING_SECONDS` of one thread, ``share`` ×
-:data:`OPENING_SECONDS`, and runs at its late share after it.  The
-caller's lane, its members past their openings, then takes over a member
-of the helper lane with the most share, when that makes the two lanes'
-shares closer: the time the openings give back goes to the members that
-solve the hard puzzles, whichever lane they run in.
+**Openings.**  A member with a ``late_share`` keeps its ``share`` for its
+*opening*, the CPU seconds it gets of the first :data:`OPENING_SECONDS`
+of one thread, ``share`` × :data:`OPENING_SECONDS`, and runs at its late
+share after it: a smaller one for an engine that solves what it solves
+in its first seconds or not at all (Sokoban's weighted A* and greedy
+search), a larger one for an engine that needs another's progress first
+(Sokoban's relay).  The caller's lane, its members past their openings,
+then takes over a member of the helper lane with the most share, when
+that makes the two lanes' shares closer: the time the openings give back
+goes to the members that solve the hard puzzles, whichever lane they run
+in.
 """
 
 from __future__ import annotations

@@ -320,10 +320,8 @@ class SokobanPuzzle(Puzzle):
         (``fess-backward``, :mod:`.pullsolve`) and the relay, backward
         legs aimed at the first FESS engine's best position
         (``fess-relay``, :mod:`pdbsearch.search.relay`), sharing the time
-        0.165 : 0.135 : 0.2 : 0.09 : 0.13 : 0.13 : 0.15 (the relay's
-        0.15 taken from the others but weighted A* and greedy search, in
-        proportion), all with learned
-        deadlock patterns (:meth:`tune`).  FESS is strong on goal rooms and
+        by :data:`PORTFOLIO_MEMBERS`, all with learned deadlock patterns
+        (:meth:`tune`).  FESS is strong on goal rooms and
         many boxes, weighted A* with the pattern databases on small
         intricate levels, greedy on a few Microban levels the others are
         slow on (144, 93), the perimeter where the way backwards from the
@@ -331,24 +329,20 @@ class SokobanPuzzle(Puzzle):
         lower bound misleads the first (grigr2002 31 at 60 s), the
         backward FESS engine on levels whose end is the hard part (alone
         at 30 s it solves holland 78 and sasquatch5 39, which no other
-        member solves at 60 s).  Measured on the three development sets at
-        5 s of CPU a level (holland, grigr2002, sasquatch5;
-        docs/benchmarks.md): without the perimeter 47 + 30 + 27; with a
-        tenth of the time for it 49 + 33 + 30; with 0.3 of it and a table
-        that grows, 52 + 35 + 32; with the second FESS engine, 53 to 54 +
-        35 to 36 + 33 in two runs (YASS 52 + 34 + 29); on Microban it is
-        slower (6.1 to 6.6 s in all against 5.0: two FESS engines share
-        one thread).  With two threads the FESS engines detach into a
-        thread of their own (:mod:`pdbsearch.search.portfolio`), where
-        they take turns by their shares, and the others keep their
+        member solves at 60 s), the relay on levels where the first
+        engine gets near the end and stalls (Kevin01 26, 54 and 90 of
+        the held-out runs).  What each member and share brought is in
+        docs/benchmarks.md.  With two threads the FESS engines detach
+        into a thread of their own (:mod:`pdbsearch.search.portfolio`),
+        where they take turns by their shares, and the others keep their
         shares of the first.  Weighted A* and greedy search keep their
         shares for their openings only (what they get of the first 10 s
-        of one thread), then run at a fifth of them: they won no level after
-        2 s in our runs of 20 and 60 s on hard levels, and the FESS
-        engines get the time back (with two threads, the first thread then
-        takes one of them over).  The members and shares are
-        :data:`PORTFOLIO_MEMBERS`; ``members`` (the constructor's) keeps
-        some of them only."""
+        of one thread), then run at a fifth of them, and the relay runs at
+        a third of its late share in its opening: the first two solve what
+        they solve early, the relay late (with two threads, the first
+        thread, its members past their openings, takes a FESS engine
+        over).  ``members`` (the constructor's) keeps some of the members
+        only."""
         if self.metric != "pushes":
             return []
         return [(name, *terms) for name, terms in PORTFOLIO_MEMBERS.items()

@@ -204,27 +204,28 @@ def test_a_lane_of_one_member_is_not_taken_over():
     assert run_until_end(p) == SOLVED and apart.threads.isdisjoint({threading.get_ident()})
 
 
-def test_a_member_runs_at_its_late_share_after_its_opening():
+@pytest.mark.parametrize("late_share", [0.125, 1.5])
+def test_a_member_runs_at_its_late_share_after_its_opening(late_share):
     # The turns of one lane, with each chunk's CPU seconds given: a member
-    # with a late share keeps its share for share x OPENING_SECONDS of its
-    # own seconds, then runs at its late share.
+    # with a late share (smaller, or larger) keeps its share for share x
+    # OPENING_SECONDS of its own seconds, then runs at its late share.
     plain = Member("plain", FakeEngine(None), 0.5)
-    fading = Member("fading", FakeEngine(None), 0.5, late_share=0.125)
-    assert fading.opening() == pytest.approx(0.5 * OPENING_SECONDS)
+    changing = Member("changing", FakeEngine(None), 0.5, late_share=late_share)
+    assert changing.opening() == pytest.approx(0.5 * OPENING_SECONDS)
     assert plain.opening() == float("inf")
-    lane, chunk = [plain, fading], 0.01
+    lane, chunk = [plain, changing], 0.01
     used = {"opening": [0.0, 0.0], "late": [0.0, 0.0]}
     for step in range(round(4 * OPENING_SECONDS / chunk)):
         phase = "opening" if step * chunk < OPENING_SECONDS else "late"
         member = PortfolioSearch._pick(lane)
-        assert member.current_share() == (0.125 if member is fading and
-                                          member.seconds >= fading.opening() else 0.5)
+        assert member.current_share() == (late_share if member is changing and
+                                          member.seconds >= changing.opening() else 0.5)
         member.seconds += chunk
         used[phase][lane.index(member)] += chunk
     assert used["opening"][1] / sum(used["opening"]) == pytest.approx(0.5, abs=0.01)
     late = used["late"][1] / sum(used["late"])
-    assert late == pytest.approx(0.125 / (0.5 + 0.125), abs=0.01)
-    assert fading.turn() == pytest.approx(plain.turn(), abs=2 * chunk / 0.125)
+    assert late == pytest.approx(late_share / (0.5 + late_share), abs=0.01)
+    assert changing.turn() == pytest.approx(plain.turn(), abs=2 * chunk / min(0.5, late_share))
 
 
 def test_past_the_openings_the_callers_lane_takes_over_a_helpers_member():

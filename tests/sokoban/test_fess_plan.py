@@ -128,12 +128,14 @@ def test_the_portfolio_names_its_winner_and_each_member():
     assert report["winner"] in members
     assert set(report["members"]) == members
     assert sum(m["share"] for m in report["members"].values()) == pytest.approx(1.0)
-    # Weighted A* and greedy run at a smaller share after their openings;
-    # the others keep theirs.
+    # Weighted A* and greedy run at a smaller share after their openings,
+    # the relay at a larger one; the others keep theirs.
     late = {label: m["late_share"] for label, m in report["members"].items()
             if m["late_share"] is not None}
-    assert set(late) == {"wastar w=2", "greedy"}
-    assert all(0 < share < report["members"][label]["share"] for label, share in late.items())
+    assert set(late) == {"wastar w=2", "greedy", "fess-relay"}
+    first = {label: report["members"][label]["share"] for label in late}
+    assert 0 < late["wastar w=2"] < first["wastar w=2"] and 0 < late["greedy"] < first["greedy"]
+    assert late["fess-relay"] > first["fess-relay"] > 0
 
 
 def test_the_portfolio_stops_at_the_memory_limit():
