@@ -95,7 +95,7 @@ def _make_fess(puzzle: Puzzle, limits: Limits, alone: bool = False):
                       else puzzle.portfolio_engine(name, limits), share,
                       late_share=late[0] if late else None)
                for name, weight, share, *late in shares]
-    # A member that follows another (the relay, :mod:`.relay`) is told which.
+    # A member that follows others (the relay, :mod:`.relay`) is told which.
     engines = {m.label: m.engine for m in members}
     for m in members:
         follow = getattr(m.engine, "follow", None)

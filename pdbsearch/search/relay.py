@@ -13,19 +13,22 @@ best position, it has only the rest.  On Kevin01 54 and 26 (30 s of
 were each reached from the goal by ``fess-backward`` in under 0.03 s,
 while ``fess-only`` from them did not finish in 20 s.
 
-**How.**  The relay *follows* a leader, a FESS engine of the same
-portfolio, which then publishes its best position and the path to it
+**How.**  The relay *follows* leaders, FESS engines of the same
+portfolio, which then publish their best positions and the paths to them
 after each chunk (``published_best``).  The relay runs one *leg* at a
 time: a backward search from the goal to a target position, made by the
-domain (``make_leg(target_key)``).  The first leg aims at the leader's
-best position.  A leg that has had its budget of CPU seconds
-(:data:`LEG_SECONDS` at first) hands over to a leg aimed at the leader's
-newer best position, if there is one; if not, or if the leg ran out of
-moves (the target unreachable from the goal, or its moves incomplete), the
-relay *backs off*: the next leg aims at the position a quarter of the way
-back along the leader's path, with twice the budget.  A best position is
-often a dead end the leader's tests do not see; some position before it on
-its path is not.
+domain (``make_leg(target_key)``).  The first leg aims at the first
+leader's best position.  A leg that has had its budget of CPU seconds
+(:data:`LEG_SECONDS` at first) hands over to the next leader in turn
+(the same one, when it is alone): a leg aimed at that leader's newer best
+position, if there is one; if not, the relay *backs off* along that
+leader's path: the next leg aims at the position a quarter of the way
+back along the path it last aimed along, with twice the budget that
+leader's legs had.  A leg that runs out of moves (the target unreachable
+from the goal, or its moves incomplete) backs off along its own leader's
+path at once.  A best position is often a dead end the leader's tests do
+not see; some position before it on its path is not.  Each leader keeps
+its own path and budget: two engines stall in different places.
 
 **The solution** is the leader's path to the target, then the leg's path
 from it to the goal (the leg's first position is the target with the
@@ -39,7 +42,7 @@ and a fresh leg's fit its memory limit, and retires the relay otherwise.
 Every leg starts at the same size, which a leg made with the relay (and
 let go at once) tells.
 
-**Threads.**  The relay reads only the leader's published tuple (replaced
+**Threads.**  The relay reads only the leaders' published tuples (replaced
 whole, never changed in place) and each leg keeps its own scratch, so the
 relay may run in another thread than its leader (``detach``).
 """
@@ -47,7 +50,7 @@ relay may run in another thread than its leader (``detach``).
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -62,94 +65,129 @@ BACK_OFF = 4
 _SUMMED = (EXPANDED, GENERATED, PRUNED)
 
 
+class _Track:
+    """What the relay keeps of one leader: its engine (None: the puzzle's
+    start stands for it), the best node last aimed at, the path the last
+    leg aimed along and the budget of its next leg."""
+
+    def __init__(self, leader, start_path: list[np.ndarray]):
+        self.leader = leader
+        self.start_path = start_path
+        self.aimed_best = -1
+        self.prefix = start_path
+        self.budget = LEG_SECONDS
+
+    def published(self) -> tuple[int, list[np.ndarray]]:
+        """The leader's best node and its path (the start, without one)."""
+        return self.leader.published_best if self.leader is not None else (0, self.start_path)
+
+
 class RelaySearch:
-    """Legs from the goal to the best position of a leader (see the module
-    doc).  ``make_leg(key)``: an engine that searches from the goal back to
-    the position ``key``, whose
-    ``solution_keys()`` run from that position (its player anywhere in his
-    area) to the goal and whose ``solution_codes(keys)`` unrolls the moves
-    of the leader's path too; ``leader``: the label of the portfolio member
-    to follow (:meth:`follow`); ``start_key``: the puzzle's start."""
+    """Legs from the goal to the best positions of one or more leaders
+    (see the module doc).  ``make_leg(key)``: an engine that searches from
+    the goal back to the position ``key``, whose ``solution_keys()`` run
+    from that position (its player anywhere in his area) to the goal and
+    whose ``solution_codes(keys)`` unrolls the moves of the leader's path
+    too; ``leaders``: the labels of the portfolio members to follow
+    (:meth:`follow`), whose best positions the legs aim at in turn;
+    ``start_key``: the puzzle's start."""
 
     name = "relay"
     progress_label = "legs"
 
-    def __init__(self, make_leg: Callable[[np.ndarray], object], leader: str,
+    def __init__(self, make_leg: Callable[[np.ndarray], object], leaders: Sequence[str],
                  start_key: np.ndarray):
         self.make_leg = make_leg
-        self.leader_label = leader
-        self.leader = None
-        # Without a leader (a portfolio without it), every leg aims at the start.
-        self._alone = (0, [start_key.copy()])
+        self.leader_labels = tuple(leaders)
+        self.followed_labels: list[str] = []
+        self._start_path = [start_key.copy()]
+        # Without a leader (a portfolio without any), every leg aims at the start.
+        self.tracks = [_Track(None, self._start_path)]
+        self.track = self.tracks[0]           # the track of the current leg
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
         self._done = np.zeros(N_STATS, dtype=np.int64)   # counts of the legs before
-        self.budget = LEG_SECONDS
         self.legs = 0
         self.back_offs = 0
         self.ended_legs = 0                   # legs that ran out of moves
         self.leg = None
-        self.prefix = self._alone[1]          # the leader's path to the leg's target
+        self.prefix = self._start_path        # the leader's path to the leg's target
         self.leg_seconds = 0.0
-        self.aimed_best = -1                  # the leader's best node last aimed at
         self._fresh = make_leg(start_key).nbytes()   # the bytes every leg starts with
-        self._pending: list[np.ndarray] | None = None   # the path of the leg asked for
+        self._pending: tuple[_Track, list[np.ndarray]] | None = None   # the leg asked for
 
     def follow(self, engines: dict) -> None:
-        """Follow the member labelled ``leader`` among a portfolio's
-        ``engines`` (label → engine); it then publishes its best position.
-        Without it, the legs aim at the start."""
-        self.leader = engines.get(self.leader_label)
-        if self.leader is not None:
-            self.leader.followed = True
+        """Follow the members labelled ``leaders`` among a portfolio's
+        ``engines`` (label → engine) that are there; they then publish
+        their best positions.  Without any, the legs aim at the start."""
+        self.followed_labels = [label for label in self.leader_labels if label in engines]
+        for label in self.followed_labels:
+            engines[label].followed = True
+        if self.followed_labels:
+            self.tracks = [_Track(engines[label], self._start_path)
+                           for label in self.followed_labels]
+            self.track = self.tracks[0]
+
+    @property
+    def budget(self) -> float:
+        """CPU seconds the current leg may run before it hands over."""
+        return self.track.budget
 
     def detach(self) -> bool:
-        """True: the relay reads only the leader's published tuple, its
+        """True: the relay reads only the leaders' published tuples, its
         legs only their own scratch and the level's tables."""
         return True
 
     def load_kernels(self) -> None:
         """Compile or load a leg's kernels (one aimed at the start)."""
-        self.make_leg(self._alone[1][-1]).load_kernels()
+        self.make_leg(self._start_path[-1]).load_kernels()
 
-    def _aim(self, path: list[np.ndarray]) -> None:
-        """Start a leg towards the last position of ``path`` (the leader's
-        path to it); the last leg's arrays are let go first."""
+    def _aim(self, track: _Track, path: list[np.ndarray]) -> None:
+        """Start a leg towards the last position of ``path`` (``track``'s
+        leader's path to it); the last leg's arrays are let go first."""
         if self.leg is not None:
             for slot in _SUMMED:
                 self._done[slot] += int(self.leg.stats[slot])
         self.leg = None
-        self.prefix = path
+        self.track = track
+        self.prefix = track.prefix = path
         self.leg = self.make_leg(path[-1])
         self.leg_seconds = 0.0
         self.legs += 1
 
-    def _backed_off(self) -> list[np.ndarray]:
-        """The path a quarter of the way back (the start stays the start),
-        the budget doubled."""
-        depth = len(self.prefix) - 1
+    def _backed_off(self, track: _Track) -> list[np.ndarray]:
+        """``track``'s path a quarter of the way back (the start stays the
+        start), its budget doubled."""
+        depth = len(track.prefix) - 1
         self.back_offs += 1
-        self.budget *= 2
-        return self.prefix[:depth - max(1, depth // BACK_OFF) + 1] if depth > 0 else self.prefix
+        track.budget *= 2
+        return track.prefix[:depth - max(1, depth // BACK_OFF) + 1] if depth > 0 else track.prefix
 
-    def _ask(self, path: list[np.ndarray]) -> int:
+    def _ask(self, track: _Track, path: list[np.ndarray]) -> int:
         """Ask for room for a leg towards ``path``'s end (:meth:`grow`)."""
-        self._pending = path
+        self._pending = (track, path)
         return GROW_LEG
+
+    def _hand_over(self) -> int:
+        """The next leader's turn: a leg aimed at its newer best, or, with
+        none, backed off along its path."""
+        track = self.tracks[(self.tracks.index(self.track) + 1) % len(self.tracks)]
+        node, path = track.published()
+        if node != track.aimed_best:
+            track.aimed_best = node
+            track.budget = LEG_SECONDS
+            return self._ask(track, path)
+        return self._ask(track, self._backed_off(track))
 
     def run(self, budget: int) -> int:
         """One chunk of the current leg; or, when the module doc says so,
         ``GROW_LEG``: room for the next leg."""
-        node, path = self.leader.published_best if self.leader is not None else self._alone
         if self.leg is None:
-            self.aimed_best = node
-            return self._ask(path)
-        if self.leg_seconds >= self.budget:
-            if node != self.aimed_best:
-                self.aimed_best = node
-                self.budget = LEG_SECONDS
-                return self._ask(path)
-            return self._ask(self._backed_off())
+            track = self.tracks[0]
+            track.aimed_best, path = track.published()
+            return self._ask(track, path)
+        if self.leg_seconds >= self.track.budget:
+            return self._hand_over()
         c0 = time.thread_time()
         code = self.leg.run(budget)
         self.leg_seconds += time.thread_time() - c0
@@ -160,9 +198,9 @@ class RelaySearch:
         self.fstats[F_LAST] = self.leg.fstats[F_LAST]
         if code in (EXHAUSTED, STALLED):
             # The target is out of the leg's reach: never the end of the
-            # search, whose goal the leader may still find.
+            # search, whose goal a leader may still find.
             self.ended_legs += 1
-            return self._ask(self._backed_off())
+            return self._ask(self.track, self._backed_off(self.track))
         return code
 
     def nbytes(self) -> int:
@@ -178,7 +216,7 @@ class RelaySearch:
         """Start the leg asked for (``GROW_LEG``), or make room in the
         current one."""
         if code == GROW_LEG:
-            self._aim(self._pending)
+            self._aim(*self._pending)
         else:
             self.leg.grow(code)
 
@@ -196,7 +234,8 @@ class RelaySearch:
         return None
 
     def report(self) -> dict:
-        """Legs run, back-offs, legs that ran out of moves, and how deep
-        along the leader's path the last leg aimed."""
+        """Legs run, back-offs, legs that ran out of moves, how deep along
+        its leader's path the last leg aimed, and the leaders followed."""
         return {"legs": self.legs, "back_offs": self.back_offs, "ended_legs": self.ended_legs,
-                "target_depth": max(len(self.prefix) - 1, 0)}
+                "target_depth": max(len(self.prefix) - 1, 0),
+                "leaders": self.followed_labels}

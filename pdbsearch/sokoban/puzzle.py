@@ -30,7 +30,8 @@ from .model import Level
 from .rules import Rules
 from .tables import (KeyLayout, grid_deltas, player_aware_tables, pull_distances,
                      region_cells, tunnel_axes)
-from .vocabulary import GROUPINGS, HEURISTICS, METRICS, PORTFOLIO_MEMBERS, check_members
+from .vocabulary import (GROUPINGS, HEURISTICS, METRICS, PORTFOLIO_MEMBERS, RELAY_LEADERS,
+                         check_members)
 
 register_kernels(SokobanParams, expand=expand_and_learn, heuristic=heuristic,
                  is_goal=is_goal)
@@ -318,7 +319,7 @@ class SokobanPuzzle(Puzzle):
         ties go to the positions nearest the goals (``fess-nearest``),
         FESS on the pull game from the solved position to the start
         (``fess-backward``, :mod:`.pullsolve`) and the relay, backward
-        legs aimed at the first FESS engine's best position
+        legs aimed at the FESS engines' best positions
         (``fess-relay``, :mod:`pdbsearch.search.relay`), sharing the time
         by :data:`PORTFOLIO_MEMBERS`, all with learned deadlock patterns
         (:meth:`tune`).  FESS is strong on goal rooms and
@@ -372,7 +373,7 @@ class SokobanPuzzle(Puzzle):
         ``fess-backward``,
         FESS on the pull game from the solved position to the start
         (:mod:`.pullsolve`), and ``fess-relay``, the same game's legs
-        aimed at the best position of ``fess-only``
+        aimed at the best positions of :data:`RELAY_LEADERS` in turn
         (:mod:`pdbsearch.search.relay`)."""
         if name == "perimeter":
             return self._new_perimeter(limits)
@@ -395,7 +396,7 @@ class SokobanPuzzle(Puzzle):
 
             def leg(key):
                 return PullSolveSearch(self, limits, self.position_of(key))
-            return RelaySearch(leg, "fess-only", self.initial_key())
+            return RelaySearch(leg, RELAY_LEADERS, self.initial_key())
         raise ValueError(f"no portfolio engine {name!r} for sokoban")
 
     def backward_search(self, limits):

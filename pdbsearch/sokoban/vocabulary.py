@@ -38,7 +38,7 @@ GROUPINGS = Vocabulary("grouping", "sokoban", (
 #: (docs/benchmarks.md), so after their openings (2 and 0.9 CPU seconds;
 #: weighted A*'s is twice its latest win) they run at a fifth of their
 #: shares, and give the rest back.  The relay is the other way round: it
-#: follows ``fess-only``'s best positions, which mean little in the first
+#: follows the FESS engines' best positions, which mean little in the first
 #: seconds, and most of its wins came after 15 s; at 0.15 from the start
 #: it cost Microban 153 at 5 s a level.  It starts at 0.05 (0.5 CPU seconds
 #: of opening) and rises to 0.175 after, about the fifth of the late time
@@ -48,6 +48,9 @@ PORTFOLIO_MEMBERS: dict[str, tuple[float, float, float | None]] = {
     "wastar": (2.0, 0.2, 0.04), "greedy": (1.0, 0.09, 0.02),
     "fess-nearest": (1.0, 0.1525, None), "fess-backward": (1.0, 0.1525, None),
     "fess-relay": (1.0, 0.05, 0.175)}
+
+#: The members whose best positions the relay's legs aim at, in turn.
+RELAY_LEADERS = ("fess-only", "fess-nearest")
 
 
 def check_members(members: Sequence[str]) -> tuple[str, ...]:

@@ -70,7 +70,7 @@ def test_legs_that_run_out_of_moves_back_off_along_the_path(depth, code, chunks)
     def make_leg(key):
         legs.append(FakeLeg(key, code))
         return legs[-1]
-    relay = RelaySearch(make_leg, "lead", np.array([999], np.uint64))
+    relay = RelaySearch(make_leg, ("lead",), np.array([999], np.uint64))
     assert len(legs) == 1 and int(legs[0].target[0]) == 999   # made to learn a leg's size
     leader = FakeLeader(_path(depth))
     relay.follow({"lead": leader, "other": object()})
@@ -96,7 +96,7 @@ def test_a_newer_best_is_aimed_at_once_the_leg_has_had_its_budget():
     def make_leg(key):
         legs.append(FakeLeg(key, RUNNING))
         return legs[-1]
-    relay = RelaySearch(make_leg, "lead", np.array([999], np.uint64))
+    relay = RelaySearch(make_leg, ("lead",), np.array([999], np.uint64))
     leader = FakeLeader(_path(5))
     relay.follow({"lead": leader})
     _aim_at_once(relay)
@@ -114,9 +114,43 @@ def test_a_newer_best_is_aimed_at_once_the_leg_has_had_its_budget():
     assert int(legs[-1].target[0]) == 9 - 9 // BACK_OFF and relay.budget == 2 * LEG_SECONDS
 
 
+def test_the_legs_aim_at_each_leaders_best_in_turn():
+    """Two leaders: a leg whose budget is spent hands over to the other
+    leader, at its newer best or backed off along its own path, with its
+    own budget; a leg that runs out of moves backs off along its own
+    leader's path."""
+    legs, codes = [], [RUNNING]
+
+    def make_leg(key):
+        legs.append(FakeLeg(key, codes[0]))
+        return legs[-1]
+    relay = RelaySearch(make_leg, ("a", "b", "absent"), np.array([999], np.uint64))
+    a, b = FakeLeader(_path(8)), FakeLeader(_path(12))
+    relay.follow({"b": b, "a": a})
+    assert a.followed and b.followed and relay.report()["leaders"] == ["a", "b"]
+
+    def next_target():
+        relay.leg_seconds = relay.budget
+        assert relay.run(1) == GROW_LEG
+        relay.grow(GROW_LEG)
+        return int(legs[-1].target[0])
+    _aim_at_once(relay)
+    assert int(legs[-1].target[0]) == 8
+    assert next_target() == 12 and relay.budget == LEG_SECONDS          # b's best
+    assert next_target() == 8 - 8 // BACK_OFF and relay.budget == 2 * LEG_SECONDS  # a: no newer
+    b.published_best = (77, _path(20))
+    assert next_target() == 20 and relay.budget == LEG_SECONDS          # b's newer best
+    codes[0] = EXHAUSTED
+    assert next_target() == 6 - 6 // BACK_OFF                           # a again, backed off
+    assert relay.run(1) == GROW_LEG                                     # ran out of moves
+    relay.grow(GROW_LEG)
+    assert int(legs[-1].target[0]) == 5 - 5 // BACK_OFF and relay.budget == 8 * LEG_SECONDS
+    assert relay.back_offs == 3 and relay.ended_legs == 1
+
+
 def test_without_its_leader_the_relay_aims_at_the_start():
     seen = []
-    relay = RelaySearch(lambda key: seen.append(key) or FakeLeg(key, SOLVED), "lead",
+    relay = RelaySearch(lambda key: seen.append(key) or FakeLeg(key, SOLVED), ("lead",),
                         np.array([7], np.uint64))
     relay.follow({"someone else": object()})
     _aim_at_once(relay)
@@ -166,7 +200,7 @@ def test_the_leaders_path_and_a_leg_make_a_solution_that_replays(number):
         leader = _leader_on_the_optimal_path(puzzle, depth)
         relay = RelaySearch(lambda key: PullSolveSearch(puzzle, Limits(),
                                                         puzzle.position_of(key)),
-                            "lead", puzzle.initial_key())
+                            ("lead",), puzzle.initial_key())
         relay.follow({"lead": leader})
         _aim_at_once(relay)
         code = RUNNING
