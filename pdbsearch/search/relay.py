@@ -111,7 +111,6 @@ class RelaySearch:
         self.back_offs = 0
         self.ended_legs = 0                   # legs that ran out of moves
         self.leg = None
-        self.prefix = self._start_path        # the leader's path to the leg's target
         self.leg_seconds = 0.0
         self._fresh = make_leg(start_key).nbytes()   # the bytes every leg starts with
         self._pending: tuple[_Track, list[np.ndarray]] | None = None   # the leg asked for
@@ -150,7 +149,7 @@ class RelaySearch:
                 self._done[slot] += int(self.leg.stats[slot])
         self.leg = None
         self.track = track
-        self.prefix = track.prefix = path
+        track.prefix = path
         self.leg = self.make_leg(path[-1])
         self.leg_seconds = 0.0
         self.legs += 1
@@ -223,7 +222,7 @@ class RelaySearch:
     def solution_keys(self) -> list[np.ndarray]:
         """The leader's path to the target, then the leg's path on from it
         (its first position, the target's boxes, dropped)."""
-        return [k.copy() for k in self.prefix] + self.leg.solution_keys()[1:]
+        return [k.copy() for k in self.track.prefix] + self.leg.solution_keys()[1:]
 
     def solution_codes(self, keys: list[np.ndarray]) -> list[int]:
         """The puzzle's moves along ``keys``, unrolled by the leg."""
@@ -237,5 +236,5 @@ class RelaySearch:
         """Legs run, back-offs, legs that ran out of moves, how deep along
         its leader's path the last leg aimed, and the leaders followed."""
         return {"legs": self.legs, "back_offs": self.back_offs, "ended_legs": self.ended_legs,
-                "target_depth": max(len(self.prefix) - 1, 0),
+                "target_depth": max(len(self.track.prefix) - 1, 0),
                 "leaders": self.followed_labels}
