@@ -30,11 +30,21 @@ path at once.  A best position is often a dead end the leader's tests do
 not see; some position before it on its path is not.  Each leader keeps
 its own path and budget: two engines stall in different places.
 
-**The solution** is the leader's path to the target, then the leg's path
-from it to the goal (the leg's first position is the target with the
-player anywhere in its area).  The leg's ``solution_codes`` unrolls both
-parts: they are moves of the same puzzle.  A solution so found is replayed
-by the puzzle's checker like any other.
+**Meeting the paths.**  Each leg is also given the positions along the
+leaders' paths (the path it aims along, the last path of each track and
+each leader's latest; ``make_leg(target, meet)``), and it ends on the
+first of them it reaches, as on its target: a leader's path to that
+position and the leg's path from it make a solution too.  A best position
+that is a dead end is then no obstacle when a position before it on the
+path is not, and a leg aimed at one leader's best may end on the other's
+path.  The leg searches exactly as it would without them.
+
+**The solution** is the leader's path to the position the leg reached
+(its target or one it met; the shortest such path when several hold it),
+then the leg's path from it to the goal (the leg's first position is that
+position with the player anywhere in its area).  The leg's
+``solution_codes`` unrolls both parts: they are moves of the same puzzle.
+A solution so found is replayed by the puzzle's checker like any other.
 
 **Memory.**  Each leg, the first too, is asked for as room
 (``GROW_LEG``): the portfolio makes it only if the other members' bytes
@@ -65,6 +75,35 @@ BACK_OFF = 4
 _SUMMED = (EXPANDED, GENERATED, PRUNED)
 
 
+class MeetingPaths:
+    """Positions along paths from the start, each with the shortest of
+    those paths' prefixes that leads to it: where a backward search that
+    *meets* one of them (:mod:`pdbsearch.sokoban.packing`, ``meet``) takes
+    its solution's first part from."""
+
+    def __init__(self):
+        self._to: dict[bytes, tuple[list[np.ndarray], int]] = {}
+
+    def add(self, path: list[np.ndarray]) -> list[np.ndarray]:
+        """Take in the positions of ``path``; returns those new here."""
+        new = []
+        for i, key in enumerate(path):
+            known = self._to.get(key.tobytes())
+            if known is None:
+                new.append(key)
+            if known is None or known[1] > i:
+                self._to[key.tobytes()] = (path, i)
+        return new
+
+    def path_to(self, key: np.ndarray) -> list[np.ndarray] | None:
+        """The shortest path taken in that ends on ``key`` (None: none)."""
+        known = self._to.get(key.tobytes())
+        return None if known is None else known[0][:known[1] + 1]
+
+    def __len__(self) -> int:
+        return len(self._to)
+
+
 class _Track:
     """What the relay keeps of one leader: its engine (None: the puzzle's
     start stands for it), the best node last aimed at, the path the last
@@ -84,9 +123,10 @@ class _Track:
 
 class RelaySearch:
     """Legs from the goal to the best positions of one or more leaders
-    (see the module doc).  ``make_leg(key)``: an engine that searches from
-    the goal back to the position ``key``, whose ``solution_keys()`` run
-    from that position (its player anywhere in his area) to the goal and
+    (see the module doc).  ``make_leg(key, meet)``: an engine that searches
+    from the goal back to the position ``key``, or to any of the positions
+    ``meet`` (a list of keys), whose ``solution_keys()`` run from the
+    position reached (its player anywhere in his area) to the goal and
     whose ``solution_codes(keys)`` unrolls the moves of the leader's path
     too; ``leaders``: the labels of the portfolio members to follow
     (:meth:`follow`), whose best positions the legs aim at in turn;
@@ -95,8 +135,8 @@ class RelaySearch:
     name = "relay"
     progress_label = "legs"
 
-    def __init__(self, make_leg: Callable[[np.ndarray], object], leaders: Sequence[str],
-                 start_key: np.ndarray):
+    def __init__(self, make_leg: Callable[[np.ndarray, list[np.ndarray]], object],
+                 leaders: Sequence[str], start_key: np.ndarray):
         self.make_leg = make_leg
         self.leader_labels = tuple(leaders)
         self.followed_labels: list[str] = []
@@ -112,7 +152,9 @@ class RelaySearch:
         self.ended_legs = 0                   # legs that ran out of moves
         self.leg = None
         self.leg_seconds = 0.0
-        self._fresh = make_leg(start_key).nbytes()   # the bytes every leg starts with
+        self.met = 0                          # solutions from a position met, not the target
+        self._meeting = MeetingPaths()        # the paths the current leg may meet
+        self._fresh = make_leg(start_key, []).nbytes()   # the bytes every leg starts with
         self._pending: tuple[_Track, list[np.ndarray]] | None = None   # the leg asked for
 
     def follow(self, engines: dict) -> None:
@@ -139,7 +181,7 @@ class RelaySearch:
 
     def load_kernels(self) -> None:
         """Compile or load a leg's kernels (one aimed at the start)."""
-        self.make_leg(self._start_path[-1]).load_kernels()
+        self.make_leg(self._start_path[-1], []).load_kernels()
 
     def _aim(self, track: _Track, path: list[np.ndarray]) -> None:
         """Start a leg towards the last position of ``path`` (``track``'s
@@ -150,7 +192,12 @@ class RelaySearch:
         self.leg = None
         self.track = track
         track.prefix = path
-        self.leg = self.make_leg(path[-1])
+        self._meeting = MeetingPaths()
+        meet = self._meeting.add(path)
+        for other in [t.prefix for t in self.tracks if t is not track] + [
+                t.published()[1] for t in self.tracks]:
+            meet += self._meeting.add(other)
+        self.leg = self.make_leg(path[-1], meet)
         self.leg_seconds = 0.0
         self.legs += 1
 
@@ -220,9 +267,11 @@ class RelaySearch:
             self.leg.grow(code)
 
     def solution_keys(self) -> list[np.ndarray]:
-        """The leader's path to the target, then the leg's path on from it
-        (its first position, the target's boxes, dropped)."""
-        return [k.copy() for k in self.track.prefix] + self.leg.solution_keys()[1:]
+        """The shortest leader's path to the position the leg reached, then
+        the leg's path on from it (its first position, that one, dropped)."""
+        rest = self.leg.solution_keys()
+        self.met = int(not np.array_equal(rest[0], self.track.prefix[-1]))
+        return [k.copy() for k in self._meeting.path_to(rest[0])] + rest[1:]
 
     def solution_codes(self, keys: list[np.ndarray]) -> list[int]:
         """The puzzle's moves along ``keys``, unrolled by the leg."""
@@ -234,7 +283,9 @@ class RelaySearch:
 
     def report(self) -> dict:
         """Legs run, back-offs, legs that ran out of moves, how deep along
-        its leader's path the last leg aimed, and the leaders followed."""
+        its leader's path the last leg aimed, whether its solution starts
+        from a position met rather than the target, and the leaders
+        followed."""
         return {"legs": self.legs, "back_offs": self.back_offs, "ended_legs": self.ended_legs,
-                "target_depth": max(len(self.track.prefix) - 1, 0),
+                "target_depth": max(len(self.track.prefix) - 1, 0), "met": self.met,
                 "leaders": self.followed_labels}

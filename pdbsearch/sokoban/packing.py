@@ -40,7 +40,11 @@ start square from which a lone box can be pushed to ``x``.
 **The same game as a solver** (``to_start``, :mod:`.pullsolve`): no box
 is taken off, and the goal is the level's start position, every start
 square holding a box and the player in the start's area (or another
-position's, ``start``: the relay, :mod:`pdbsearch.search.relay`).
+position's, ``start``: the relay, :mod:`pdbsearch.search.relay`).  The
+relay also gives the positions it may *meet* (``meet``): the positions
+along its leaders' paths, each of which ends the search as well, since
+the leader's path to it and the pulls from it make a solution.  They are
+only more goals: the search moves and prunes as it would without them.
 
 **Key of the pull game.**  One bit per region cell (a box), one bit per
 start square (used; on a goal, also blocked when they block), and the
@@ -54,7 +58,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 import numba as nb
 import numpy as np
@@ -63,6 +67,7 @@ from ..byref import by_reference, to_ref
 from ..puzzle import copy_key, kernel_jit
 from ..search.common import EXHAUSTED, RUNNING, SOLVED
 from ..search.fess import FessDomain, FessSearch, GOAL_CHILD, register_fess_kernels
+from ..search.store import empty_slots, find_slot, rehash
 from .advisors import start_push_distances
 from .features import (DIST_MAX, FeatureWork, components, components_freeing, feature_work,
                        pack_rank)
@@ -99,6 +104,8 @@ class PullParams(NamedTuple):
     to_start: int            #: 1: no box taken off; the goal is the level's start (:mod:`.pullsolve`)
     start_dist: np.ndarray   #: int32[cell]: lone-box pushes from the nearest start square
     start_player: int        #: region index of the start's normalised player
+    meet_keys: np.ndarray    #: uint64[position, word]: more goals (``meet``), keys as here
+    meet_slots: np.ndarray   #: int32: their hash slots (:mod:`pdbsearch.search.store`)
     occ: np.ndarray          #: uint8[cell] scratch
     boxes: np.ndarray        #: int32[box] scratch
     area: np.ndarray         #: int64[cell] scratch
@@ -176,6 +183,8 @@ def _emit(pp, key, desc, first, conn, on_goals, rank_dist, goal, cost, m, out_ke
     """Write child ``m`` (features ``first``, ``conn``, ``on_goals``; the
     rank's last term ``rank_dist``); returns ``m + 1``."""
     _apply(pp, key, desc, out_keys[m])
+    if not goal and pp.meet_keys.shape[0] > 0:
+        goal = pp.meet_slots[find_slot(pp.meet_keys, pp.meet_slots, out_keys[m])] >= 0
     out_desc[m] = desc
     out_cost[m] = cost
     out_feat[m, 0] = first
@@ -553,9 +562,13 @@ class PullDomain(FessDomain):
     cell_features = N_FEATURES
 
     def __init__(self, puzzle, block_goal_starts: bool = False, to_start: bool = False,
-                 start: tuple[frozenset[int], int] | None = None):
+                 start: tuple[frozenset[int], int] | None = None,
+                 meet: Sequence[tuple[frozenset[int], int]] = (), meet_room: int = 0):
         """The pull game of ``puzzle``'s level; with ``to_start``, towards
-        its start position, or towards ``start`` (boxes, player) if given."""
+        its start position, or towards ``start`` (boxes, player) if given,
+        and ending too on any position of ``meet`` (boxes, player: the
+        smallest cell of his area, as in the puzzle's keys under pushes),
+        with room for ``meet_room`` more (:meth:`add_meet`)."""
         level = puzzle.level
         self.puzzle = puzzle
         base = puzzle.params
@@ -570,6 +583,12 @@ class PullDomain(FessDomain):
         n_region, n_starts = len(region), len(starts)
         player_bits = max(1, n_region.bit_length())
         self.key_words = (n_region + n_starts + player_bits + 63) // 64
+        meet_keys = np.zeros((len(meet) + meet_room, self.key_words), np.uint64)
+        for row, (cells, man) in zip(meet_keys, meet):
+            _encode_position(row, cells, man, index, 64 - player_bits)
+        meet_slots = empty_slots(meet_keys.shape[0])
+        rehash(meet_keys, meet_slots, len(meet))
+        self.meet_count = len(meet)
         inside = base.inside
         fwd = np.zeros((n_starts, n_grid), np.uint8)
         for j, s in enumerate(starts):
@@ -579,7 +598,7 @@ class PullDomain(FessDomain):
             level.width, n_region, n_starts, 64 - player_bits, inside, base.goal, base.deltas,
             region, index, start_index, starts, base.nearest, fwd, np.zeros(n_grid, np.uint8),
             int(block_goal_starts), int(to_start), start_push_distances(puzzle, boxes),
-            int(index[level.normalized_player(player, boxes)]),
+            int(index[level.normalized_player(player, boxes)]), meet_keys, meet_slots,
             np.zeros(n_grid, np.uint8), np.zeros(n_box, np.int32),
             np.zeros(n_grid, np.int64), np.zeros(n_grid, np.int64), np.zeros(n_starts, np.uint8),
             np.full(n_starts, -1, np.int32), np.zeros(n_starts, np.int64),
@@ -588,6 +607,18 @@ class PullDomain(FessDomain):
         self.max_children = min(MAX_CHILDREN, 4 * n_box * n_region)
         self.region = region
         self.starts = starts
+
+    def add_meet(self, positions: Sequence[tuple[frozenset[int], int]]) -> int:
+        """Add ``positions`` (as ``meet``) while there is room; returns how
+        many were added.  Not while a kernel runs on these params (the
+        search that owns them calls it between its chunks)."""
+        pp = self.params
+        positions = positions[:pp.meet_keys.shape[0] - self.meet_count]
+        for i, (cells, man) in enumerate(positions, self.meet_count):
+            _encode_position(pp.meet_keys[i], cells, man, pp.index, pp.player_shift)
+        self.meet_count += len(positions)
+        rehash(pp.meet_keys, pp.meet_slots, self.meet_count)   # the known keys keep their slots
+        return len(positions)
 
     def initial_key(self) -> np.ndarray:
         """The virtual root: a box on every goal, the player nowhere yet."""
@@ -610,6 +641,17 @@ class PullDomain(FessDomain):
     def used_starts_of(self, key: np.ndarray) -> set[int]:
         """The start squares a pull-game key marks used (a box taken off)."""
         return _cells_with_bits(key, len(self.region), self.starts)
+
+
+def _encode_position(row: np.ndarray, boxes, player: int, index: np.ndarray,
+                     player_shift: int) -> None:
+    """Write into ``row`` the pull-game key of a position of the level (no
+    start square used), whose ``player`` is normalised already (the
+    smallest cell of his area, as in the puzzle's keys under pushes)."""
+    for b in boxes:
+        i = int(index[b])
+        row[i >> 6] |= np.uint64(1 << (i & 63))
+    row[-1] |= np.uint64(int(index[player]) << player_shift)
 
 
 def _cells_with_bits(key: np.ndarray, first: int, cells) -> set[int]:

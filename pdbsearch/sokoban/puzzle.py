@@ -389,13 +389,22 @@ class SokobanPuzzle(Puzzle):
                                                               park_boxes=False))
         if name == "fess-backward":
             from .pullsolve import PullSolveSearch
-            return PullSolveSearch(self, limits)
+            return PullSolveSearch(self, limits, leaders=RELAY_LEADERS)
         if name == "fess-relay":
             from ..search.relay import RelaySearch
             from .pullsolve import PullSolveSearch
 
-            def leg(key):
-                return PullSolveSearch(self, limits, self.position_of(key))
+            positions: dict[bytes, tuple[frozenset[int], int]] = {}
+
+            def position(key):
+                # The leaders' paths change little from one leg to the next.
+                found = positions.get(key.tobytes())
+                if found is None:
+                    found = positions[key.tobytes()] = self.position_of(key)
+                return found
+
+            def leg(key, meet):
+                return PullSolveSearch(self, limits, position(key), [position(k) for k in meet])
             return RelaySearch(leg, RELAY_LEADERS, self.initial_key())
         raise ValueError(f"no portfolio engine {name!r} for sokoban")
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pdbsearch.search import solve
 from pdbsearch.search.common import EXHAUSTED, EXPANDED, GROW_LEG, RUNNING, SOLVED, STALLED
 from pdbsearch.search.fess import FessSearch
-from pdbsearch.search.relay import BACK_OFF, LEG_SECONDS, RelaySearch
+from pdbsearch.search.relay import BACK_OFF, LEG_SECONDS, MeetingPaths, RelaySearch
 from pdbsearch.search.result import Limits, Status
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 from pdbsearch.testing.sokoban import bfs_min_pushes, bfs_min_pushes_solution
@@ -21,13 +21,18 @@ from ..sokoban.helpers import SMALL_MICROBAN, microban
 
 
 class FakeLeg:
-    """A leg that ends with ``code`` at once (its target kept for the test)."""
+    """A leg that ends with ``code`` at once (its target kept for the test;
+    a solved one reached ``reached``, then the goal ``GOAL``)."""
 
-    def __init__(self, target, code):
+    def __init__(self, target, code, reached=None):
         self.target = target
         self.code = code
+        self.reached = target if reached is None else reached
         self.stats = np.zeros(10, np.int64)
         self.fstats = np.zeros(4)
+
+    def solution_keys(self):
+        return [self.reached, GOAL]
 
     def run(self, budget):
         self.stats[EXPANDED] += 1
@@ -44,6 +49,9 @@ class FakeLeader:
 
     def __init__(self, path, node=None):
         self.published_best = (1000 + len(path) if node is None else node, path)
+
+
+GOAL = np.array([500], np.uint64)
 
 
 def _path(depth):
@@ -67,7 +75,7 @@ def test_legs_that_run_out_of_moves_back_off_along_the_path(depth, code, chunks)
     is asked for as room of a fresh leg's size."""
     legs = []
 
-    def make_leg(key):
+    def make_leg(key, meet):
         legs.append(FakeLeg(key, code))
         return legs[-1]
     relay = RelaySearch(make_leg, ("lead",), np.array([999], np.uint64))
@@ -93,7 +101,7 @@ def test_legs_that_run_out_of_moves_back_off_along_the_path(depth, code, chunks)
 def test_a_newer_best_is_aimed_at_once_the_leg_has_had_its_budget():
     legs = []
 
-    def make_leg(key):
+    def make_leg(key, meet):
         legs.append(FakeLeg(key, RUNNING))
         return legs[-1]
     relay = RelaySearch(make_leg, ("lead",), np.array([999], np.uint64))
@@ -121,7 +129,7 @@ def test_the_legs_aim_at_each_leaders_best_in_turn():
     leader's path."""
     legs, codes = [], [RUNNING]
 
-    def make_leg(key):
+    def make_leg(key, meet):
         legs.append(FakeLeg(key, codes[0]))
         return legs[-1]
     relay = RelaySearch(make_leg, ("a", "b", "absent"), np.array([999], np.uint64))
@@ -148,9 +156,109 @@ def test_the_legs_aim_at_each_leaders_best_in_turn():
     assert relay.back_offs == 3 and relay.ended_legs == 1
 
 
+@pytest.mark.parametrize("reached, want", [
+    (8, list(range(9))),                          # a's best, its target
+    (5, list(range(6))),                          # on a's path, before its best
+    (105, [0, 101, 102, 103, 104, 105]),           # on b's path
+    (0, [0])])                                    # the start, on both
+def test_a_leg_may_meet_any_position_of_the_leaders_paths(reached, want):
+    """Each leg is given every position of both leaders' paths, once; its
+    solution starts with the shortest leader's path to the position it
+    reached, whether its target or one it met."""
+    legs = []
+
+    def make_leg(key, meet):
+        legs.append(FakeLeg(key, SOLVED, np.array([reached], np.uint64)))
+        legs[-1].meet = sorted(int(k[0]) for k in meet)
+        return legs[-1]
+    relay = RelaySearch(make_leg, ("a", "b"), np.array([0], np.uint64))
+    a = FakeLeader(_path(8))
+    b = FakeLeader([np.array([0], np.uint64)] + [np.array([100 + i], np.uint64)
+                                                 for i in range(1, 13)])
+    relay.follow({"a": a, "b": b})
+    _aim_at_once(relay)
+    assert int(legs[-1].target[0]) == 8
+    assert legs[-1].meet == list(range(9)) + list(range(101, 113))
+    assert relay.run(1) == SOLVED
+    assert [int(k[0]) for k in relay.solution_keys()] == want + [500]
+    assert relay.report()["met"] == int(reached != 8)
+
+
+def test_a_leg_meets_the_other_leaders_path_to_the_goal_at_once():
+    """Leader a stands half way along an optimal solution (our push BFS),
+    leader b has reached the goal: the leg aimed at a's best meets b's
+    path on its first expansion, and the solution, b's path, replays at
+    the optimum."""
+    from pdbsearch.sokoban.pullsolve import PullSolveSearch
+    level = microban(2)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    puzzle.prepare()
+    optimum = bfs_min_pushes(level)
+    a = _leader_on_the_optimal_path(puzzle, optimum // 2)
+    b = _leader_on_the_optimal_path(puzzle, optimum)
+    relay = RelaySearch(lambda key, meet: PullSolveSearch(
+        puzzle, Limits(), puzzle.position_of(key), [puzzle.position_of(k) for k in meet]),
+        ("a", "b"), puzzle.initial_key())
+    relay.follow({"a": a, "b": b})
+    _aim_at_once(relay)
+    assert relay.run(1) == SOLVED
+    keys = relay.solution_keys()
+    assert relay.report()["met"] == 1 and relay.stats[EXPANDED] == 1
+    _, pushes = puzzle.check_solution(relay.solution_codes(keys))
+    assert pushes == optimum
+
+
+def test_meeting_paths_keep_the_shortest_prefix_to_each_position():
+    meeting = MeetingPaths()
+    long = [np.array([k], np.uint64) for k in (0, 1, 2, 3, 4)]
+    short = [np.array([k], np.uint64) for k in (0, 3, 9)]
+    assert [int(k[0]) for k in meeting.add(long)] == [0, 1, 2, 3, 4]
+    assert [int(k[0]) for k in meeting.add(short)] == [9]   # only what is new
+    assert [int(k[0]) for k in meeting.path_to(np.array([3], np.uint64))] == [0, 3]
+    assert [int(k[0]) for k in meeting.path_to(np.array([4], np.uint64))] == [0, 1, 2, 3, 4]
+    assert meeting.path_to(np.array([7], np.uint64)) is None and len(meeting) == 6
+
+
+def test_the_backward_solver_meets_its_leaders_path():
+    """``fess-backward`` following a leader that has reached the goal
+    meets its path on the first expansion; with a leader half way, it
+    solves and its solution replays.  Either way no shorter than the
+    optimum (our push BFS)."""
+    from pdbsearch.sokoban.pullsolve import PullSolveSearch
+    level = microban(2)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    puzzle.prepare()
+    optimum = bfs_min_pushes(level)
+    for depth, at_once in ((optimum, True), (optimum // 2, False)):
+        engine = PullSolveSearch(puzzle, Limits(), leaders=("lead",))
+        engine.follow({"lead": _leader_on_the_optimal_path(puzzle, depth)})
+        code = engine.run(1)
+        for _ in range(2_000):
+            if code == SOLVED:
+                break
+            code = engine.run(100)
+        assert code == SOLVED
+        keys = engine.solution_keys()
+        assert engine.report()["meetable"] == depth + 1
+        if at_once:
+            assert engine.report()["met"] == 1 and int(engine.stats[EXPANDED]) == 1
+        _, pushes = puzzle.check_solution(engine.solution_codes(keys))
+        assert pushes >= optimum and (pushes == optimum or not at_once)
+
+
+def test_the_positions_to_meet_stop_at_the_room_left():
+    from pdbsearch.sokoban.packing import PullDomain
+    puzzle = SokobanPuzzle(microban(2), "pushes", "matching")
+    puzzle.prepare()
+    start = puzzle.position_of(puzzle.initial_key())
+    domain = PullDomain(puzzle, to_start=True, meet=[start], meet_room=2)
+    assert domain.add_meet([start, start, start]) == 2 and domain.meet_count == 3
+    assert domain.add_meet([start]) == 0
+
+
 def test_without_its_leader_the_relay_aims_at_the_start():
     seen = []
-    relay = RelaySearch(lambda key: seen.append(key) or FakeLeg(key, SOLVED), ("lead",),
+    relay = RelaySearch(lambda key, meet: seen.append(key) or FakeLeg(key, SOLVED), ("lead",),
                         np.array([7], np.uint64))
     relay.follow({"someone else": object()})
     _aim_at_once(relay)
@@ -198,8 +306,8 @@ def test_the_leaders_path_and_a_leg_make_a_solution_that_replays(number):
     optimum = bfs_min_pushes(level)
     for depth in sorted({0, optimum // 2, max(optimum - 1, 0)}):
         leader = _leader_on_the_optimal_path(puzzle, depth)
-        relay = RelaySearch(lambda key: PullSolveSearch(puzzle, Limits(),
-                                                        puzzle.position_of(key)),
+        relay = RelaySearch(lambda key, meet: PullSolveSearch(puzzle, Limits(),
+                                                              puzzle.position_of(key)),
                             ("lead",), puzzle.initial_key())
         relay.follow({"lead": leader})
         _aim_at_once(relay)

@@ -125,3 +125,18 @@ def test_pull_children_have_the_connectivity_and_player_of_a_flood(number):
             assert out[3][j, 1] == connectivity(level, boxes)
             checked += 1
     assert checked >= 20
+
+
+def test_in_the_portfolio_the_backward_solver_follows_the_forward_engines():
+    """Beside ``fess-only``, ``fess-backward`` takes in the positions of the
+    forward engine's best paths (the start at least, before the forward
+    engine publishes a best); alone, it has none to meet.  Either way
+    Microban 144 is solved and the solution replays."""
+    from pdbsearch.search.result import Status
+    for members, followed in ((("fess-only", "fess-backward"), True), (("fess-backward",), False)):
+        puzzle = SokobanPuzzle(microban(144), "pushes", "matching", members=members)
+        result = solve(puzzle, "fess", limits=Limits(time_seconds=30, threads=1))
+        assert result.status is Status.SOLVED
+        report = result.extra["fess"]["members"]["fess-backward"]
+        assert (report["meetable"] > 0) == followed, report
+        puzzle.check_solution([s.code for s in result.steps])
