@@ -371,9 +371,10 @@ class SokobanPuzzle(Puzzle):
         (:mod:`.goalrooms`) and without its parked boxes (``park_boxes``:
         a rule that slows some levels, so one engine keeps the other way),
         ``fess-backward``,
-        FESS on the pull game from the solved position to the start
-        (:mod:`.pullsolve`), and ``fess-relay``, the same game's legs
-        aimed at the best positions of :data:`RELAY_LEADERS` in turn
+        FESS on the pull game from the solved position to the start, or to
+        any position along the paths of :data:`RELAY_LEADERS` to their best
+        positions (:mod:`.pullsolve`), and ``fess-relay``, the same game's
+        legs aimed at those best positions in turn
         (:mod:`pdbsearch.search.relay`)."""
         if name == "perimeter":
             return self._new_perimeter(limits)

@@ -49,7 +49,8 @@ PORTFOLIO_MEMBERS: dict[str, tuple[float, float, float | None]] = {
     "fess-nearest": (1.0, 0.1525, None), "fess-backward": (1.0, 0.1525, None),
     "fess-relay": (1.0, 0.05, 0.175)}
 
-#: The members whose best positions the relay's legs aim at, in turn.
+#: The members whose best positions the relay's legs aim at, in turn, and
+#: whose paths to them the legs and ``fess-backward`` may meet.
 RELAY_LEADERS = ("fess-only", "fess-nearest")
 
 
