@@ -40,11 +40,12 @@ path is not, and a leg aimed at one leader's best may end on the other's
 path.  The leg searches exactly as it would without them.
 
 **The solution** is the leader's path to the position the leg reached
-(its target or one it met; the shortest such path when several hold it),
-then the leg's path from it to the goal (the leg's first position is that
-position with the player anywhere in its area).  The leg's
-``solution_codes`` unrolls both parts: they are moves of the same puzzle.
-A solution so found is replayed by the puzzle's checker like any other.
+(its target or one it met; when several paths hold it, a way along them
+no longer than the shortest one's), then the leg's path from it to the
+goal (the leg's first position is that position with the player
+anywhere in its area).  The leg's ``solution_codes`` unrolls both parts:
+they are moves of the same puzzle.  A solution so found is replayed by
+the puzzle's checker like any other.
 
 **Memory.**  Each leg, the first too, is asked for as room
 (``GROW_LEG``): the portfolio makes it only if the other members' bytes
@@ -76,29 +77,46 @@ _SUMMED = (EXPANDED, GENERATED, PRUNED)
 
 
 class MeetingPaths:
-    """Positions along paths from the start, each with the shortest of
-    those paths' prefixes that leads to it: where a backward search that
-    *meets* one of them (:mod:`pdbsearch.sokoban.packing`, ``meet``) takes
-    its solution's first part from."""
+    """Positions along paths from the start, each with a way to it along
+    those paths, no longer than any one of them gives (it may pass from
+    one path to another where they share a position): where a backward
+    search that *meets* one of them (:mod:`pdbsearch.sokoban.packing`,
+    ``meet``) takes its solution's first part from.  Kept as a tree (each
+    position's predecessor on its way), so that paths that share their
+    beginnings cost one entry a position (about 200 bytes)."""
 
     def __init__(self):
-        self._to: dict[bytes, tuple[list[np.ndarray], int]] = {}
+        #: key bytes -> (predecessor's key bytes or None, depth, key)
+        self._to: dict[bytes, tuple[bytes | None, int, np.ndarray]] = {}
 
     def add(self, path: list[np.ndarray]) -> list[np.ndarray]:
         """Take in the positions of ``path``; returns those new here."""
         new = []
-        for i, key in enumerate(path):
-            known = self._to.get(key.tobytes())
+        before = None
+        for depth, key in enumerate(path):
+            name = key.tobytes()
+            known = self._to.get(name)
             if known is None:
                 new.append(key)
-            if known is None or known[1] > i:
-                self._to[key.tobytes()] = (path, i)
+            # A link only ever goes to a shallower position, so the links
+            # from any position lead back to the start.
+            if known is None or known[1] > depth:
+                self._to[name] = (before, depth, key)
+            before = name
         return new
 
     def path_to(self, key: np.ndarray) -> list[np.ndarray] | None:
-        """The shortest path taken in that ends on ``key`` (None: none)."""
-        known = self._to.get(key.tobytes())
-        return None if known is None else known[0][:known[1] + 1]
+        """The way from the start to ``key`` along the paths taken in
+        (None: ``key`` is on none of them)."""
+        name = key.tobytes()
+        if name not in self._to:
+            return None
+        path = []
+        while name is not None:
+            before, _, known = self._to[name]
+            path.append(known)
+            name = before
+        return path[::-1]
 
     def __len__(self) -> int:
         return len(self._to)
@@ -267,7 +285,7 @@ class RelaySearch:
             self.leg.grow(code)
 
     def solution_keys(self) -> list[np.ndarray]:
-        """The shortest leader's path to the position the leg reached, then
+        """The way along the leaders' paths to the position the leg reached, then
         the leg's path on from it (its first position, that one, dropped)."""
         rest = self.leg.solution_keys()
         self.met = int(not np.array_equal(rest[0], self.track.prefix[-1]))

@@ -96,7 +96,7 @@ class PullSolveSearch(FessSearch):
         """One chunk, after taking in the leaders' newer paths."""
         for i, leader in enumerate(self.leaders):
             node, path = leader.published_best
-            if self._seen_best.get(i) != node:
+            if self._seen_best.get(i) != node and self.domain.meet_count < MEET_ROOM:
                 self._seen_best[i] = node
                 new = self._meeting.add(path)
                 if new:
