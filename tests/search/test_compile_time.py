@@ -78,7 +78,10 @@ def test_a_compile_inside_the_search_is_not_search_time():
     compile its first chunk makes: solved all the same, its search time
     without the compile, which is counted as compile time."""
     puzzle = SokobanPuzzle(microban(1), "pushes", "zero")
-    probe_wall, _ = timed_compile()
+    # The faster of two probes: a process's first compile also pays numba's
+    # one-time start (once 0.68 s against 0.16 s for the next, which then
+    # fell short of a quarter of it).
+    probe_wall = min(timed_compile()[0] for _ in range(2))
     limit = probe_wall / 4
     engine = CompilingFirst(puzzle)
     result = run_engine(puzzle, engine, algo="bfs", weight=1.0, bound=1.0,
