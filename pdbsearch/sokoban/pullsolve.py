@@ -43,7 +43,8 @@ from .packing import PullDomain, PullProblem
 
 
 #: Positions of the leaders' paths a following backward solver can meet
-#: (16 K of them: 8 K + 8 bytes each, K key words, with their hash slots).
+#: (16 K of them: 8 K + 8 bytes each, K key words, with their hash slots;
+#: counted in its bytes, :meth:`PullSolveSearch.nbytes`).
 MEET_ROOM = 1 << 14
 
 
@@ -116,6 +117,11 @@ class PullSolveSearch(FessSearch):
             return keys
         self.met = 1
         return [k.copy() for k in prefix[:-1]] + keys
+
+    def nbytes(self) -> int:
+        """Bytes held now, the table of positions to meet included."""
+        pp = self.domain.params
+        return super().nbytes() + pp.meet_keys.nbytes + pp.meet_slots.nbytes
 
     def report(self) -> dict:
         """FESS's report, the leaders' positions it can meet, and whether

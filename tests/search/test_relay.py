@@ -257,6 +257,16 @@ def test_the_positions_to_meet_stop_at_the_room_left():
     assert domain.add_meet([start]) == 0
 
 
+def test_the_table_to_meet_counts_in_the_backward_solvers_bytes():
+    from pdbsearch.sokoban.pullsolve import MEET_ROOM, PullSolveSearch
+    puzzle = SokobanPuzzle(microban(2), "pushes", "matching")
+    puzzle.prepare()
+    alone = PullSolveSearch(puzzle, Limits())
+    following = PullSolveSearch(puzzle, Limits(), leaders=("lead",))
+    words = following.domain.key_words
+    assert following.nbytes() - alone.nbytes() >= MEET_ROOM * (8 * words + 4)
+
+
 def test_without_its_leader_the_relay_aims_at_the_start():
     seen = []
     relay = RelaySearch(lambda key, meet: seen.append(key) or FakeLeg(key, SOLVED), ("lead",),
