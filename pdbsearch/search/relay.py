@@ -17,7 +17,7 @@ while ``fess-only`` from them did not finish in 20 s.
 portfolio, which then publish their best positions and the paths to them
 after each chunk (``published_best``).  The relay runs one *leg* at a
 time: a backward search from the goal to a target position, made by the
-domain (``make_leg(target_key)``).  The first leg aims at the first
+domain (``make_leg(target_key, meet)``).  The first leg aims at the first
 leader's best position.  A leg that has had its budget of CPU seconds
 (:data:`LEG_SECONDS` at first) hands over to the next leader in turn
 (the same one, when it is alone): a leg aimed at that leader's newer best
@@ -122,6 +122,17 @@ class MeetingPaths:
         return len(self._to)
 
 
+def follow_leaders(labels: Sequence[str], engines: dict) -> dict:
+    """The members labelled ``labels`` among a portfolio's ``engines``
+    (label → engine) that are there, in the order of ``labels``; each is
+    told it is followed, so that it publishes its best position and the
+    path to it (``published_best``)."""
+    leaders = {label: engines[label] for label in labels if label in engines}
+    for engine in leaders.values():
+        engine.followed = True
+    return leaders
+
+
 class _Track:
     """What the relay keeps of one leader: its engine (None: the puzzle's
     start stands for it), the best node last aimed at, the path the last
@@ -179,12 +190,10 @@ class RelaySearch:
         """Follow the members labelled ``leaders`` among a portfolio's
         ``engines`` (label → engine) that are there; they then publish
         their best positions.  Without any, the legs aim at the start."""
-        self.followed_labels = [label for label in self.leader_labels if label in engines]
-        for label in self.followed_labels:
-            engines[label].followed = True
-        if self.followed_labels:
-            self.tracks = [_Track(engines[label], self._start_path)
-                           for label in self.followed_labels]
+        leaders = follow_leaders(self.leader_labels, engines)
+        self.followed_labels = list(leaders)
+        if leaders:
+            self.tracks = [_Track(engine, self._start_path) for engine in leaders.values()]
             self.track = self.tracks[0]
 
     @property

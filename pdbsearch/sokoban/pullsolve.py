@@ -36,7 +36,7 @@ from typing import Sequence
 import numpy as np
 
 from ..search.fess import FessSearch
-from ..search.relay import MeetingPaths
+from ..search.relay import MeetingPaths, follow_leaders
 from .fess import load_macro_edge_kernels, macro_edge_codes
 from .macros import macro_work
 from .packing import PullDomain, PullProblem
@@ -89,9 +89,7 @@ class PullSolveSearch(FessSearch):
         """Follow the members labelled ``leaders`` among a portfolio's
         ``engines`` (label -> engine) that are there; they then publish
         their best positions."""
-        self.leaders = [engines[label] for label in self.leader_labels if label in engines]
-        for leader in self.leaders:
-            leader.followed = True
+        self.leaders = list(follow_leaders(self.leader_labels, engines).values())
 
     def run(self, budget: int) -> int:
         """One chunk, after taking in the leaders' newer paths."""
