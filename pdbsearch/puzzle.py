@@ -22,8 +22,15 @@ A domain has two halves:
       goal; the engines then drop the state.
   ``is_goal(params, key) -> bool``
 
-  The engines call them through :func:`kernel_expand`, :func:`kernel_heuristic`
-  and :func:`kernel_is_goal`, which numba resolves at compile time from the
+  A domain whose heuristic is the larger of a cheap bound and a dear one
+  may also register the two halves (``first_bound`` and ``refine``, each
+  ``(params, key) -> int`` with the same DEAD convention): A* then computes
+  the dear one only for the nodes it is about to expand, not for every
+  node it generates (lazy A*, see :mod:`pdbsearch.search.bestfirst`).
+
+  The engines call them through :func:`kernel_expand`, :func:`kernel_heuristic`,
+  :func:`kernel_is_goal`, :func:`kernel_first_bound` and
+  :func:`kernel_refine`, which numba resolves at compile time from the
   type of ``params``.  This gives one A* for all puzzles, no Python call per
   node, and, unlike passing jitted functions as arguments, it works with
   numba's on-disk cache (a function that takes a dispatcher argument is
@@ -117,15 +124,30 @@ kernel_jit = jitted_only(**KERNEL_JIT_OPTIONS)
 _KERNELS: dict[type, dict[str, Callable]] = {}
 
 
+@kernel_jit
+def no_refinement(params, key):
+    """The dear half of a heuristic that has none: no bound (0)."""
+    return 0
+
+
 def register_kernels(params_class: type, *, expand: Callable,
-                     heuristic: Callable, is_goal: Callable) -> None:
+                     heuristic: Callable, is_goal: Callable,
+                     first_bound: Callable | None = None,
+                     refine: Callable | None = None) -> None:
     """Register the jitted kernels of a domain for its params class.
 
-    Must be called at import time of the domain module, before any engine
-    is compiled for that params class.
+    ``first_bound`` and ``refine`` (both or neither) split ``heuristic``
+    into a cheap and a dear bound whose larger is ``heuristic``'s value
+    (see the module doc); without them the first bound is the heuristic and
+    there is nothing to refine.  Must be called at import time of the
+    domain module, before any engine is compiled for that params class.
     """
+    if (first_bound is None) != (refine is None):
+        raise InternalError("a domain registers both halves of its heuristic or neither")
     _KERNELS[params_class] = {"expand": expand, "heuristic": heuristic,
-                              "is_goal": is_goal}
+                              "is_goal": is_goal,
+                              "first_bound": first_bound or heuristic,
+                              "refine": refine or no_refinement}
 
 
 def _lookup(params_type, name: str) -> Callable:
@@ -150,6 +172,16 @@ def kernel_is_goal(params, key):
     raise NotImplementedError("only callable from jitted code")
 
 
+def kernel_first_bound(params, key):
+    """The cheap half of the heuristic of ``key`` (dispatched)."""
+    raise NotImplementedError("only callable from jitted code")
+
+
+def kernel_refine(params, key):
+    """The dear half of the heuristic of ``key`` (dispatched)."""
+    raise NotImplementedError("only callable from jitted code")
+
+
 @overload(kernel_expand, jit_options=KERNEL_JIT_OPTIONS, inline="always")
 def _overload_expand(params, key, out_keys, out_costs, out_moves):
     fn = _lookup(params, "expand")
@@ -171,6 +203,24 @@ def _overload_heuristic(params, key):
 @overload(kernel_is_goal, jit_options=KERNEL_JIT_OPTIONS, inline="always")
 def _overload_is_goal(params, key):
     fn = _lookup(params, "is_goal")
+
+    def impl(params, key):
+        return fn(params, key)
+    return impl
+
+
+@overload(kernel_first_bound, jit_options=KERNEL_JIT_OPTIONS, inline="always")
+def _overload_first_bound(params, key):
+    fn = _lookup(params, "first_bound")
+
+    def impl(params, key):
+        return fn(params, key)
+    return impl
+
+
+@overload(kernel_refine, jit_options=KERNEL_JIT_OPTIONS, inline="always")
+def _overload_refine(params, key):
+    fn = _lookup(params, "refine")
 
     def impl(params, key):
         return fn(params, key)
@@ -224,6 +274,10 @@ class Puzzle(ABC):
     #: True when the heuristic is a lower bound (the engines then report
     #: optimality / bounds honestly)
     heuristic_admissible: bool = True
+    #: True when the domain registered a dear half of its heuristic
+    #: (``refine``) and the heuristic chosen uses it: A* then defers it to
+    #: the nodes it expands (lazy A*)
+    lazy_bound: bool = False
     #: True when every edge costs 1 (BFS is optimal only then)
     unit_costs: bool = True
     key_words: int = 1

@@ -10,6 +10,24 @@ search runs); with ``requeue_goals`` such a position is accepted only at
 its current f (its heuristic then is its exact distance), and queued again
 if it was queued with less, so that the guarantees hold for it too.  States the heuristic proves
 dead are stored as closed, so that they are not evaluated again.
+
+**Lazy A*** (Tolpin, Beja, Shimony, Felner and Karpas, IJCAI 2013).  When
+the puzzle's heuristic is the larger of a cheap bound and a dear one
+(:attr:`~pdbsearch.puzzle.Puzzle.lazy_bound`: Sokoban's matching and its
+pattern tables), A* queues each node it generates (or reaches more
+cheaply) with the cheap bound only, marked as not yet refined (its node
+number stored as ``-(node + 1)`` in the heap).  When such an entry comes
+first, the dear bound is computed; if it raises f past the next entry's,
+the node goes back in the queue at its new f, else it is expanded at once.
+The dear bound is thus paid for the nodes that come first, not for every
+node generated (a Sokoban expansion generates several; most are never
+expanded).  Where it hardly ever raises an f (on many large Sokoban levels
+the matching is never below it), A* stops paying for it and only samples
+it (:data:`REFINE_WINDOW`).  Either way each node is expanded at an f of
+an admissible bound, so A* stays optimal.  ``solve --json`` reports the
+counts (``refined``, ``refined_raised``, ``refine_every``).  Only A*
+(α = 1) defers: weighted A* and greedy search keep their order by the
+whole bound.
 """
 
 from __future__ import annotations
@@ -17,19 +35,38 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..puzzle import DEAD, copy_key, kernel_expand, kernel_heuristic, kernel_is_goal
+from ..puzzle import (DEAD, copy_key, kernel_expand, kernel_first_bound, kernel_heuristic,
+                      kernel_is_goal, kernel_refine)
 from .common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, F_LAST, F_LOWER, GENERATED, GOAL,
                      GROW_NODES, GROW_OPEN, NODES, N_FSTATS, N_STATS, OPEN, PRUNED, RUNNING,
                      SOLVED, evaluate_heuristic, successor_buffers)
 from .heap import Heap, heap_pop, heap_push
 from .store import NodeStore, find_slot
 
+# Slots of ``stats`` of this engine's own (see common.py for the shared ones).
+TAKEN = 7         #: lazy A*: unrefined nodes taken from the queue
+REFINED = 8       #: ... whose dear bound was computed
+RAISED = 9        #: ... and raised their f or proved them dead
+
+#: Lazy A* watches what its dear bound buys: every REFINE_WINDOW
+#: refinements, if fewer than USEFUL_SHARE of them raised an f or proved a
+#: node dead, it refines only one unrefined node in SAMPLE_EVERY (the others
+#: are expanded at the cheap bound's f: each bound is admissible, so A*
+#: stays optimal), until the samples say the dear bound pays again.
+REFINE_WINDOW = 20_000
+USEFUL_SHARE = 0.01
+SAMPLE_EVERY = 16
+
 
 @nb.njit(**ENGINE_JIT_OPTIONS)
 def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
-                     stats, fstats, g_weight, h_weight, requeue_goals, budget,
+                     stats, fstats, g_weight, h_weight, requeue_goals, refine_every, budget,
                      out_keys, out_costs, out_moves):
-    """Run best-first search for at most ``budget`` expansions."""
+    """Run best-first search for at most ``budget`` expansions.  With
+    ``refine_every`` ≥ 1 (lazy A*, see the module doc) nodes are queued with
+    the cheap bound, and every ``refine_every``-th of them taken first is
+    refined with the dear one; 0: queued with the whole heuristic."""
+    lazy = refine_every > 0
     cap = keys.shape[0]
     hcap = hf.shape[0]
     max_succ = out_keys.shape[0]
@@ -43,8 +80,29 @@ def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
             return GROW_OPEN
         f, gn, node, size = heap_pop(hf, hg, hn, stats[OPEN])
         stats[OPEN] = size
+        unrefined = node < 0
+        if unrefined:
+            node = -node - 1
         if closed[node] or gn != g[node]:
             continue  # a stale entry: the node was reached more cheaply since
+        if unrefined:
+            stats[TAKEN] += 1
+        if unrefined and stats[TAKEN] % refine_every == 0:
+            stats[REFINED] += 1
+            dear = kernel_refine(params, keys[node])
+            if dear >= DEAD:
+                closed[node] = 1
+                stats[PRUNED] += 1
+                stats[RAISED] += 1
+                continue
+            refined = g_weight * gn + h_weight * dear
+            if refined > f:
+                stats[RAISED] += 1
+                f = refined
+                # Still first in the queue: expanded now, not queued again.
+                if stats[OPEN] > 0 and (hf[0] < f or (hf[0] == f and hg[0] > gn)):
+                    stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN], f, gn, node)
+                    continue
         if f > fstats[F_LOWER]:
             fstats[F_LOWER] = f
         if kernel_is_goal(params, keys[node]):
@@ -72,7 +130,11 @@ def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
             if idx >= 0:
                 if ng >= g[idx]:
                     continue
-                h = kernel_heuristic(params, out_keys[i])  # reopening: rare
+                # A cheaper way to a stored node (often one still queued).
+                if lazy:
+                    h = kernel_first_bound(params, out_keys[i])
+                else:
+                    h = kernel_heuristic(params, out_keys[i])
                 if h >= DEAD:
                     continue
                 g[idx] = ng
@@ -85,14 +147,17 @@ def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
                 parent[idx] = node
                 slots[s] = idx
                 stats[NODES] += 1
-                h = kernel_heuristic(params, out_keys[i])
+                if lazy:
+                    h = kernel_first_bound(params, out_keys[i])
+                else:
+                    h = kernel_heuristic(params, out_keys[i])
                 if h >= DEAD:
                     closed[idx] = 1  # remembered, never expanded
                     stats[PRUNED] += 1
                     continue
                 closed[idx] = 0
-            stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN],
-                                    g_weight * ng + h_weight * h, ng, idx)
+            stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN], g_weight * ng + h_weight * h, ng,
+                                    -idx - 1 if lazy else idx)
     return EXHAUSTED
 
 
@@ -109,6 +174,11 @@ class BestFirstSearch:
         #: Accept a goal only at its exact f (see the module doc): on when a
         #: search backwards fills the goal set while a bounded search runs.
         self.requeue_goals = False
+        #: Lazy A* (see the module doc): A* over a heuristic with a dear half.
+        self.lazy = (not greedy and self.weight == 1.0 and puzzle.lazy_bound)
+        #: refine every n-th unrefined node taken (0: not lazy)
+        self.refine_every = 1 if self.lazy else 0
+        self._window_start = (0, 0)     # REFINED, RAISED at the last look
         self.store = NodeStore(puzzle.key_words)
         self.closed = np.zeros(self.store.capacity, dtype=np.uint8)
         self.heap = Heap()
@@ -141,10 +211,23 @@ class BestFirstSearch:
     def run(self, budget: int) -> int:
         """One chunk of at most ``budget`` expansions."""
         st, hp = self.store, self.heap
+        if self.lazy:
+            self._watch_refinements()
         return best_first_chunk(self.puzzle.params, st.keys, st.g, st.parent,
                                 self.closed, st.slots, hp.f, hp.g, hp.node,
                                 self.stats, self.fstats, self.g_weight,
-                                self.h_weight, self.requeue_goals, budget, *self.buffers)
+                                self.h_weight, self.requeue_goals, self.refine_every, budget,
+                                *self.buffers)
+
+    def _watch_refinements(self) -> None:
+        """Refine every node, or a sample, as the last window's share of
+        useful refinements says (see :data:`REFINE_WINDOW`)."""
+        refined, raised = int(self.stats[REFINED]), int(self.stats[RAISED])
+        done = refined - self._window_start[0]
+        if done >= REFINE_WINDOW:
+            useful = (raised - self._window_start[1]) / done
+            self.refine_every = 1 if useful >= USEFUL_SHARE else SAMPLE_EVERY
+            self._window_start = (refined, raised)
 
     def load_kernels(self) -> None:
         """Compile or load every kernel a run may call (see the driver)."""
@@ -174,6 +257,16 @@ class BestFirstSearch:
     def solution_keys(self) -> list[np.ndarray]:
         """The states from the start to the goal found."""
         return [self.store.keys[i].copy() for i in self.store.path_to(int(self.stats[GOAL]))]
+
+    def report(self) -> dict:
+        """Lazy A*'s figures (empty when it does not defer): the nodes whose
+        dear bound was computed, of those the ones whose f it raised or that
+        it proved dead, and whether it refines every node (1) or samples
+        (:data:`SAMPLE_EVERY`) at the end."""
+        if not self.lazy:
+            return {}
+        return {"refined": int(self.stats[REFINED]), "refined_raised": int(self.stats[RAISED]),
+                "refine_every": self.refine_every}
 
     def lower_bound(self) -> float | None:
         """The largest f expanded so far bounds the optimum (A* only)."""

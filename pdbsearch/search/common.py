@@ -15,8 +15,8 @@ import numpy as np
 
 # expand_into and successor_buffers live with the puzzle interface (a
 # puzzle replays its own solutions with them); the engines take them from here.
-from ..puzzle import (KERNEL_JIT_OPTIONS, expand_into, kernel_heuristic, kernel_is_goal,
-                      successor_buffers)
+from ..puzzle import (KERNEL_JIT_OPTIONS, expand_into, kernel_first_bound, kernel_heuristic,
+                      kernel_is_goal, kernel_refine, successor_buffers)
 
 #: Most expansions a chunk may be given.
 MAX_BUDGET = 1 << 24
@@ -80,6 +80,13 @@ ENGINE_JIT_OPTIONS = KERNEL_JIT_OPTIONS
 def evaluate_heuristic(params, key):
     """The domain heuristic of one state (called from Python, rarely)."""
     return kernel_heuristic(params, key)
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)
+def evaluate_bound_halves(params, key):
+    """The cheap and the dear half of the domain heuristic of one state
+    (lazy A*; called from Python, rarely)."""
+    return kernel_first_bound(params, key), kernel_refine(params, key)
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)

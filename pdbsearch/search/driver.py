@@ -245,6 +245,7 @@ def _finish(puzzle, engine, result, code, bound, seconds, stop_reason) -> Search
         result.stop_reason = stop_reason
         result.lower_bound = engine.lower_bound()
     result.extra = puzzle.result_fields(result)
-    if hasattr(engine, "report"):
-        result.extra[engine.name] = engine.report()
+    report = engine.report() if hasattr(engine, "report") else None
+    if report:
+        result.extra[engine.name] = report
     return result

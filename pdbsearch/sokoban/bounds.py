@@ -533,23 +533,10 @@ def _walk_to_push(p, boxes, n, player):
     return found if found > 0 else 0
 
 
-@kernel_jit
-def heuristic(p, key):
-    """A lower bound on the cost left (admissible for both metrics), or
-    DEAD: a learned deadlock pattern (:mod:`.learning`), a box that cannot
-    reach any goal, no perfect box-goal matching, or (``pdb``) a group of
-    boxes that the pattern tables call dead.
-
-    The bounds the engines ask for in a row are mostly of siblings, which
-    differ in one or two boxes, so the last matching is kept and updated in
-    O(n²) per changed row (a row is unchanged when its box has the same
-    cell and the same reachable sides) instead of being rebuilt in O(n³).
-
-    With a perimeter on (``--algo fess``; breadth-first beside A*), a
-    position it holds gets its pushes to the goal along the stored way
-    instead, and one it does not hold at least the perimeter's floor
-    (:func:`.kernels.perimeter_floor`).
-    """
+@nb.njit(cache=True, inline="always")
+def _bound(p, key, with_patterns):
+    """The heuristic (see :func:`heuristic`), with or without the pattern
+    bound (``with_patterns``; it only counts when the heuristic is pdb)."""
     known = perimeter_depth(p, key)
     if known >= 0:
         return known
@@ -581,7 +568,7 @@ def heuristic(p, key):
         total = simple
     else:
         pattern = 0
-        if p.heuristic == PDB:
+        if with_patterns and p.heuristic == PDB:
             # first: a dead pattern spares the matching
             pattern = pattern_bound(p, boxes, n, player)
             if pattern >= DEAD:
@@ -598,5 +585,57 @@ def heuristic(p, key):
     if p.metric == MOVES and total > 0:
         # Every push costs its walk + 1 and the pushes left are >= total,
         # so the walk to the next push can be added.
+        total += _walk_to_push(p, boxes, n, player)
+    return total
+
+
+@kernel_jit
+def heuristic(p, key):
+    """A lower bound on the cost left (admissible for both metrics), or
+    DEAD: a learned deadlock pattern (:mod:`.learning`), a box that cannot
+    reach any goal, no perfect box-goal matching, or (``pdb``) a group of
+    boxes that the pattern tables call dead.
+
+    The bounds the engines ask for in a row are mostly of siblings, which
+    differ in one or two boxes, so the last matching is kept and updated in
+    O(n²) per changed row (a row is unchanged when its box has the same
+    cell and the same reachable sides) instead of being rebuilt in O(n³).
+
+    With a perimeter on (``--algo fess``; breadth-first beside A*), a
+    position it holds gets its pushes to the goal along the stored way
+    instead, and one it does not hold at least the perimeter's floor
+    (:func:`.kernels.perimeter_floor`).
+
+    Its value is the larger of :func:`first_bound` and
+    :func:`pattern_refinement` (lazy A* asks for them apart).
+    """
+    return _bound(p, key, True)
+
+
+@kernel_jit
+def first_bound(p, key):
+    """The heuristic without the pattern bound: the cheap half that lazy A*
+    computes for every node it generates (with ``pdb``, the matching)."""
+    return _bound(p, key, False)
+
+
+@kernel_jit
+def pattern_refinement(p, key):
+    """The dear half of the ``pdb`` heuristic, which lazy A* computes only
+    for the nodes it is about to expand: the pattern bound (with the walk to
+    the next push under the moves metric), or DEAD when a group of boxes is
+    dead; 0 with another heuristic.  Not raised to the perimeter's floor
+    nor replaced by a distance the perimeter knows: :func:`first_bound`
+    has those, and the engine takes the larger of the two."""
+    if p.heuristic != PDB:
+        return 0
+    w = p.work
+    boxes = w.h_boxes
+    n = decode_boxes(p, key, boxes)
+    player = player_of(p, key)
+    total = pattern_bound(p, boxes, n, player)
+    if total >= DEAD:
+        return DEAD
+    if p.metric == MOVES and total > 0:
         total += _walk_to_push(p, boxes, n, player)
     return total

@@ -18,7 +18,7 @@ from ..byref import to_ref
 from ..errors import IllegalMoveError, PdbsearchError
 from ..pictures.frame import BOX, PLAYER, Block, Film, Frame, Scene
 from ..puzzle import Puzzle, Step, register_kernels
-from .bounds import heuristic
+from .bounds import first_bound, heuristic, pattern_refinement
 from .checker import check_solution as replay_check
 from .checker import replay_positions
 from .deadlocks import dead_square_mask
@@ -34,7 +34,7 @@ from .vocabulary import (GROUPINGS, HEURISTICS, METRICS, PORTFOLIO_MEMBERS, RELA
                          check_members)
 
 register_kernels(SokobanParams, expand=expand_and_learn, heuristic=heuristic,
-                 is_goal=is_goal)
+                 is_goal=is_goal, first_bound=first_bound, refine=pattern_refinement)
 
 _LURD = "lurd"
 
@@ -109,6 +109,13 @@ class SokobanPuzzle(Puzzle):
                        else np.zeros(n_grid, np.int8))
         # A macro costs its pushes: BFS, which counts edges, is then not optimal.
         self.unit_costs = self.metric == "pushes" and not (self.macros and self.tunnel.any())
+
+    @property
+    def lazy_bound(self) -> bool:
+        """The ``pdb`` heuristic with its pattern tables: A* computes the
+        pattern bound only for the nodes it expands (lazy A*)."""
+        return self.heuristic_name == "pdb" and self.params is not None \
+            and self.patterns is not None
 
     def make_params(self, deadline: float | None, memory_limit: int | None) -> SokobanParams:
         """The kernels' params; the ``pdb`` heuristic's pattern tables are

@@ -22,7 +22,8 @@ from pdbsearch.testing.sokoban import bfs_min_moves, bfs_min_pushes
 
 from .test_reference import scrambled_rooms
 
-#: Heuristics with no file to build (the pdb is tested on Microban).
+#: Heuristics with no file to build (the pdb is tested on Microban, and
+#: with A* below).
 HEURISTICS = ("zero", "simple", "matching")
 WEIGHT = 2.0
 
@@ -88,6 +89,15 @@ def test_every_search_agrees_with_the_bfs_on_random_rooms(level, algo, metric, h
     if metric == "moves" and (ALGORITHMS[algo].needs_unit_costs or algo.startswith("fess")):
         metric = "pushes"       # refused for the moves metric (tested elsewhere)
     _check(level, algo, metric, heuristic)
+
+
+@settings(max_examples=40, deadline=None)
+@given(ANY_ROOM, st.sampled_from(("pushes", "moves")))
+def test_lazy_astar_agrees_with_the_bfs_on_random_rooms(level, metric):
+    """A* over the pdb heuristic queues nodes by the matching and takes the
+    pattern bound only when a node comes first (lazy A*): still optimal,
+    and "unsolvable" exactly when the BFS finds no solution."""
+    _check(level, "astar", metric, "pdb")
 
 
 @settings(max_examples=60, deadline=None)

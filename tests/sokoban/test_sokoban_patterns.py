@@ -12,14 +12,15 @@ import pytest
 from pdbsearch.cli import main
 from pdbsearch.errors import PdbFileError
 from pdbsearch.puzzle import DEAD
-from pdbsearch.search import solve
-from pdbsearch.search.common import evaluate_heuristic
+from pdbsearch.search import ALGORITHMS, Limits, solve
+from pdbsearch.search.common import evaluate_bound_halves, evaluate_heuristic
 from pdbsearch.sokoban import Level, replay_lurd
 from pdbsearch.testing.sokoban import bfs_min_moves, bfs_min_pushes, bfs_min_pushes_solution
 from pdbsearch.sokoban.database import obtain_patterns
 from pdbsearch.sokoban.abstraction import build_pattern_table, pattern_params, pattern_rank
 from pdbsearch.testing.sokoban import reference_table
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.sokoban.rules import Rules
 
 from .helpers import MICROBAN, microban, python_successors, xsb
 
@@ -130,6 +131,47 @@ def test_additive_bound_never_exceeds_the_true_pushes(number, grouping):
         h_moves = int(evaluate_heuristic(moves.params, moves.key_of(boxes, player)))
         assert h_moves < DEAD and h_moves <= bfs_min_moves(here)
     assert solvable >= 5
+
+
+@pytest.mark.parametrize("metric", ["pushes", "moves"])
+@pytest.mark.parametrize("number", [1, 3, 4, 5, 7])
+def test_the_two_halves_of_the_bound_make_the_whole(number, metric):
+    """Lazy A* queues a node with the cheap half (the matching) and takes
+    the dear half (the pattern bound) when the node comes first: the larger
+    of the two must be the whole heuristic, DEAD when either is, on the
+    positions (alive or dead) of a solution and of random pushes."""
+    level = microban(number)
+    puzzle = SokobanPuzzle(level, metric=metric, heuristic="pdb")
+    assert puzzle.lazy_bound
+    rng = np.random.default_rng(100 + number)
+    positions = _solution_positions(level) + _pushed_positions(level, rng, 30, 12)
+    raised = dead = 0
+    for boxes, player in positions:
+        if any(c in puzzle.dead_squares for c in boxes):
+            continue        # no key: a box on a dead square is pruned by the push
+        key = puzzle.key_of(boxes, player)
+        whole = int(evaluate_heuristic(puzzle.params, key))
+        first, dear = (int(v) for v in evaluate_bound_halves(puzzle.params, key))
+        both = DEAD if DEAD in (first, dear) else max(first, dear)
+        assert min(both, DEAD) == min(whole, DEAD), (sorted(boxes), player, first, dear, whole)
+        raised += first < dear < DEAD
+        dead += whole >= DEAD
+    assert raised + dead > 0    # the dear half did some work on these positions
+
+
+def test_only_push_optimal_astar_defers_the_pattern_bound():
+    """Weighted A*, greedy search and the heuristics without pattern tables
+    queue nodes by the whole bound; A* with the pdb heuristic reports its
+    refinements."""
+    level = microban(4)
+    lazy = solve(SokobanPuzzle(level, heuristic="pdb", rules=Rules(perimeter=False)), "astar")
+    assert lazy.optimal and lazy.cost == bfs_min_pushes(level)
+    report = lazy.extra["astar"]
+    assert 0 < report["refined"] <= lazy.generated and report["refined_raised"] <= report["refined"]
+    assert not SokobanPuzzle(level, heuristic="matching").lazy_bound
+    for algo, weight in (("wastar", 2.0), ("greedy", 1.0)):
+        engine = ALGORITHMS[algo].make(SokobanPuzzle(level, heuristic="pdb"), weight, Limits())
+        assert engine.lazy is False
 
 
 @pytest.mark.parametrize("number", [1, 3, 5, 7])
