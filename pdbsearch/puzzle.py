@@ -191,40 +191,21 @@ def _overload_expand(params, key, out_keys, out_costs, out_moves):
     return impl
 
 
-@overload(kernel_heuristic, jit_options=KERNEL_JIT_OPTIONS, inline="always")
-def _overload_heuristic(params, key):
-    fn = _lookup(params, "heuristic")
+def _state_kernel_overload(name: str) -> Callable:
+    """The overload of a ``(params, key)`` kernel: the domain's kernel
+    ``name`` for the type of ``params``."""
+    def overload_for(params, key):
+        fn = _lookup(params, name)
 
-    def impl(params, key):
-        return fn(params, key)
-    return impl
-
-
-@overload(kernel_is_goal, jit_options=KERNEL_JIT_OPTIONS, inline="always")
-def _overload_is_goal(params, key):
-    fn = _lookup(params, "is_goal")
-
-    def impl(params, key):
-        return fn(params, key)
-    return impl
+        def impl(params, key):
+            return fn(params, key)
+        return impl
+    return overload_for
 
 
-@overload(kernel_first_bound, jit_options=KERNEL_JIT_OPTIONS, inline="always")
-def _overload_first_bound(params, key):
-    fn = _lookup(params, "first_bound")
-
-    def impl(params, key):
-        return fn(params, key)
-    return impl
-
-
-@overload(kernel_refine, jit_options=KERNEL_JIT_OPTIONS, inline="always")
-def _overload_refine(params, key):
-    fn = _lookup(params, "refine")
-
-    def impl(params, key):
-        return fn(params, key)
-    return impl
+for _stub, _name in ((kernel_heuristic, "heuristic"), (kernel_is_goal, "is_goal"),
+                     (kernel_first_bound, "first_bound"), (kernel_refine, "refine")):
+    overload(_stub, jit_options=KERNEL_JIT_OPTIONS, inline="always")(_state_kernel_overload(_name))
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)
