@@ -127,35 +127,29 @@ def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
             ng = gn + out_costs[i]
             s = find_slot(keys, slots, out_keys[i])
             idx = slots[s]
-            if idx >= 0:
-                if ng >= g[idx]:
-                    continue
-                # A cheaper way to a stored node (often one still queued).
-                if lazy:
-                    h = kernel_first_bound(params, out_keys[i])
-                else:
-                    h = kernel_heuristic(params, out_keys[i])
-                if h >= DEAD:
-                    continue
-                g[idx] = ng
-                parent[idx] = node
-                closed[idx] = 0
+            if idx >= 0 and ng >= g[idx]:
+                continue
+            # A new node, or a cheaper way to a stored one (often one still queued).
+            if lazy:
+                h = kernel_first_bound(params, out_keys[i])
             else:
+                h = kernel_heuristic(params, out_keys[i])
+            if idx < 0:
                 idx = stats[NODES]
                 copy_key(keys[idx], out_keys[i])
-                g[idx] = ng
-                parent[idx] = node
                 slots[s] = idx
                 stats[NODES] += 1
-                if lazy:
-                    h = kernel_first_bound(params, out_keys[i])
-                else:
-                    h = kernel_heuristic(params, out_keys[i])
                 if h >= DEAD:
+                    g[idx] = ng
+                    parent[idx] = node
                     closed[idx] = 1  # remembered, never expanded
                     stats[PRUNED] += 1
                     continue
-                closed[idx] = 0
+            elif h >= DEAD:
+                continue
+            g[idx] = ng
+            parent[idx] = node
+            closed[idx] = 0
             stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN], g_weight * ng + h_weight * h, ng,
                                     -idx - 1 if lazy else idx)
     return EXHAUSTED

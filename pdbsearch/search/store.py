@@ -55,9 +55,11 @@ def find_slot(keys, slots, key):
 
 
 @nb.njit(cache=True)
-def rehash(keys, slots, n):
-    """Rebuild ``slots`` (all -1 on entry) from the first ``n`` keys."""
-    for i in range(n):
+def rehash(keys, slots, n, first=0):
+    """Enter keys ``first`` .. ``n - 1`` into ``slots``: with ``first`` 0,
+    rebuild them (all -1 on entry) from the first ``n`` keys; else add to
+    slots that hold the keys before ``first`` already."""
+    for i in range(first, n):
         s = find_slot(keys, slots, keys[i])
         slots[s] = i
 

@@ -613,11 +613,12 @@ class PullDomain(FessDomain):
         many were added.  Not while a kernel runs on these params (the
         search that owns them calls it between its chunks)."""
         pp = self.params
-        positions = positions[:pp.meet_keys.shape[0] - self.meet_count]
-        for i, (cells, man) in enumerate(positions, self.meet_count):
+        first = self.meet_count
+        positions = positions[:pp.meet_keys.shape[0] - first]
+        for i, (cells, man) in enumerate(positions, first):
             _encode_position(pp.meet_keys[i], cells, man, pp.index, pp.player_shift)
         self.meet_count += len(positions)
-        rehash(pp.meet_keys, pp.meet_slots, self.meet_count)   # the known keys keep their slots
+        rehash(pp.meet_keys, pp.meet_slots, self.meet_count, first)
         return len(positions)
 
     def initial_key(self) -> np.ndarray:

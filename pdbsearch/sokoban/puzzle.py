@@ -114,8 +114,10 @@ class SokobanPuzzle(Puzzle):
     def lazy_bound(self) -> bool:
         """The ``pdb`` heuristic with its pattern tables: A* computes the
         pattern bound only for the nodes it expands (lazy A*)."""
-        return self.heuristic_name == "pdb" and self.params is not None \
-            and self.patterns is not None
+        if self.heuristic_name != "pdb":
+            return False
+        self.prepare()      # finds or builds the tables (a one-box level has none)
+        return self.patterns is not None
 
     def make_params(self, deadline: float | None, memory_limit: int | None) -> SokobanParams:
         """The kernels' params; the ``pdb`` heuristic's pattern tables are
