@@ -55,7 +55,9 @@ def _augment(cost, n, i, work):
                 if reduced < minv[j]:
                     minv[j] = reduced
                     way[j] = j0
-                if minv[j] < delta:
+                # Among columns equally near, a free one ends the path now:
+                # after one pushed box the old optimum mostly still holds.
+                if minv[j] < delta or (minv[j] == delta and match[j] == 0):
                     delta = minv[j]
                     j1 = j
         for j in range(n + 1):

@@ -50,6 +50,22 @@ def test_rematching_one_changed_row_equals_a_fresh_matching(n):
         assert rematch_row(cost, n, r, work) == brute_force(cost)
 
 
+@pytest.mark.parametrize("n", range(1, 8))
+def test_rematching_among_many_equal_costs_equals_a_fresh_matching(n):
+    """Costs of 0 to 2 tie everywhere, so the augmenting search often has
+    a free column and matched ones equally near (it ends at the free one)."""
+    rng = np.random.default_rng(200 + n)
+    cost = rng.integers(0, 3, size=(n, n)).astype(np.int64)
+    work = np.zeros((6, n + 1), dtype=np.int64)
+    assert min_cost_matching(cost, n, work) == brute_force(cost)
+    for _ in range(60):
+        r = int(rng.integers(n))
+        cost[r] = rng.integers(0, 3, size=n)
+        if rng.random() < 0.1:
+            cost[r, rng.integers(n)] = 1 << 40
+        assert rematch_row(cost, n, r, work) == brute_force(cost)
+
+
 @pytest.mark.parametrize("rows", range(0, 9))
 def test_the_mask_matching_agrees_with_an_exhaustive_one(rows):
     """Random bit masks, sparse enough that both answers come up, over a
