@@ -317,6 +317,14 @@ class Puzzle(ABC):
         floor raised so far (its share of the time follows that)."""
         return None
 
+    def incumbent_finder(self) -> "tuple[str, Puzzle] | None":
+        """A fast solver that A* may ask for a solution, whose cost then
+        bounds the optimum from above (:mod:`pdbsearch.search.incumbent`):
+        ``(algorithm, a fresh copy of this puzzle)``, or None (the default).
+        The copy's moves must be this puzzle's (its solutions are replayed
+        here)."""
+        return None
+
     def complete_solution(self, keys: list[np.ndarray],
                           codes: list[int]) -> tuple[list[np.ndarray], list[int]]:
         """The states and moves of a solution whose search ended on a state

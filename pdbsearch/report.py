@@ -22,6 +22,9 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
         shortened = result.extra.get("shortened")
         if shortened:
             lines.append(shortening_text(shortened, puzzle.cost_unit))
+        incumbent = result.extra.get("incumbent")
+        if incumbent and incumbent.get("proved_by"):
+            lines.append(incumbent_text(incumbent, result.cost, puzzle.cost_unit))
     elif result.status is Status.UNSOLVABLE:
         lines.append(f"proved unsolvable by {algo}: every reachable state was searched")
     else:
@@ -35,6 +38,10 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
             hint = puzzle.limit_hint(result.algo)
             if hint and result.stop_reason != "interrupted":
                 lines.append(hint)
+        incumbent = result.extra.get("incumbent")
+        if incumbent and incumbent.get("cost") is not None:
+            lines.append(f"{incumbent['algo']} found a solution of {incumbent['cost']} "
+                         f"{puzzle.cost_unit}: the optimum is at most that")
         if result.note:
             lines.append(result.note)
     lines.append(f"expanded {result.expanded:,}, generated {result.generated:,}, "
@@ -73,6 +80,15 @@ def shortening_text(report: dict, unit: str) -> str:
         return (f"shortened from {report['before']} to {report['after']} {unit}: "
                 f"{' and '.join(done)}{proved} ({'; '.join(looked)})")
     return f"no shorter way found{proved} ({'; '.join(looked)})"
+
+
+def incumbent_text(report: dict, cost: int, unit: str) -> str:
+    """One line on how an optimal solution came from A*'s fast helper
+    (``result.extra["incumbent"]``, :mod:`pdbsearch.search.incumbent`)."""
+    how = ("A*'s lower bound reached its cost" if report["proved_by"] == "astar lower bound"
+           else "A* re-solved it whole (its shortening)")
+    return (f"the solution ({cost} {unit}) was found by {report['algo']} in "
+            f"{report['seconds']:.2f} s; proved optimal: {how}")
 
 
 def _count(n: int, one: str, many: str) -> str:

@@ -20,6 +20,7 @@ from .bfs import BreadthFirstSearch
 from .bidirectional import beside_backward_search
 from .driver import run_engine, solved_at_start
 from .idastar import IterativeDeepeningSearch
+from .incumbent import astar_with_incumbent
 from .result import Limits, SearchResult, Status
 from .shorten import DEFAULT_DEPTH as DEFAULT_SHORTCUT_DEPTH
 from .shorten import load_kernels as load_shortening_kernels
@@ -43,6 +44,9 @@ class Algorithm:
     #: True: runs beside the puzzle's backward search when it has one
     #: (:mod:`.bidirectional`; the bound holds)
     beside_backward: bool = False
+    #: True: an optimal search that takes an upper bound from the puzzle's
+    #: fast solver when it has one (:mod:`.incumbent`)
+    with_incumbent: bool = False
 
     def guarantee(self, puzzle: Puzzle, weight: float) -> float | None:
         """The bound a solution of this algorithm carries on ``puzzle``."""
@@ -57,7 +61,8 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
     Algorithm("bfs", "breadth-first search (optimal for unit costs, no heuristic)",
               lambda p, w, lim: BreadthFirstSearch(p), needs_unit_costs=True),
     Algorithm("astar", "A* (optimal with an admissible heuristic)",
-              lambda p, w, lim: BestFirstSearch(p, 1.0), beside_backward=True),
+              lambda p, w, lim: BestFirstSearch(p, 1.0), beside_backward=True,
+              with_incumbent=True),
     Algorithm("wastar", "weighted A*, f = g + α·h (cost <= α × optimal)",
               lambda p, w, lim: BestFirstSearch(p, w), uses_weight=True),
     Algorithm("idastar", "IDA* with a transposition table (optimal, little memory; proves "
@@ -188,8 +193,15 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     bound = spec.guarantee(puzzle, weight)
     if spec.beside_backward and bound is not None:
         engine = beside_backward_search(puzzle, engine, member_label(algo, weight), limits)
-    result = run_engine(puzzle, engine, algo=algo, weight=weight, bound=bound, limits=limits,
-                        progress=progress)
+    finder = puzzle.incumbent_finder() if spec.with_incumbent and bound == 1.0 else None
+    if finder is not None:
+        fast, copy = finder
+        result = astar_with_incumbent(
+            puzzle, engine, fast, lambda own: solve(copy, fast, limits=own, shorten=shorten),
+            limits=limits, progress=progress)
+    else:
+        result = run_engine(puzzle, engine, algo=algo, weight=weight, bound=bound,
+                            limits=limits, progress=progress)
     result.setup_seconds = setup_seconds
     result.compile_seconds += setup_compile_seconds
     if shorten > 0 and result.status is Status.SOLVED and result.bound != 1.0:
@@ -203,7 +215,9 @@ def warm_up(puzzle: Puzzle, algo: str | None = None, weight: float | None = None
     these settings calls, in this process (a run of levels does it before
     its children fork, so that none loads them again): a search of one
     node, then the shortening's kernels when its solution would be
-    shortened.  Returns the one-node search's result."""
+    shortened.  Not the kernels of A*'s fast solver (:mod:`.incumbent`):
+    most levels A* solves never ask it, and a level that does loads them
+    then, outside its time limit.  Returns the one-node search's result."""
     algo, weight = choose_algorithm(algo, weight)
     result = solve(puzzle, algo, weight, Limits(nodes=1), shorten=shorten)
     optimal = ALGORITHMS[algo].guarantee(puzzle, weight) == 1.0

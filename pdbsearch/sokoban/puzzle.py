@@ -429,6 +429,22 @@ class SokobanPuzzle(Puzzle):
             return None
         return self._new_perimeter(limits, greedy=False)
 
+    def incumbent_finder(self) -> "tuple[str, SokobanPuzzle] | None":
+        """``--algo fess`` on a copy of this level with the same rules,
+        pattern tables and portfolio members, under the pushes metric (FESS
+        solves for pushes): A* takes the cost of its solution, shortened,
+        as an upper bound (:mod:`pdbsearch.search.incumbent`).  On the
+        classic-style unseen sets it finds, in seconds, solutions at or near
+        costs A* takes minutes to prove (docs/benchmarks.md).  None under
+        the moves metric."""
+        if self.metric != "pushes":
+            return None
+        self.prepare()     # the pattern tables, found or built once, shared
+        copy = SokobanPuzzle(self.level, self.metric, self.heuristic_name, self.rules,
+                             patterns=self.patterns, pattern_boxes=self.pattern_boxes,
+                             grouping=self.grouping, members=self.members, **self._pdb_source)
+        return "fess", copy
+
     def _new_perimeter(self, limits, greedy: bool = True):
         """A new perimeter, in the params the searches read, and its engine
         (greedy towards the start in turn, or breadth-first alone)."""

@@ -1,0 +1,178 @@
+"""A* given an upper bound: a solution found fast, proved optimal by A*'s
+lower bound.
+
+A* proves its solution optimal by expanding every position whose f is
+below the optimum, and then it still has to *find* a goal among the
+positions whose f equals it: on large Sokoban levels that last layer holds
+millions of positions, and A* often runs out of time there with its lower
+bound already at the optimum.  A solution known from elsewhere ends that
+work: when A*'s lower bound (the largest f it has taken, a bound on the
+optimum with any admissible heuristic) reaches the known solution's cost,
+that solution is optimal (``Limits.cost_below``, the shortening's windows
+use the same stop).
+
+So where the puzzle names a fast solver (:meth:`~pdbsearch.puzzle.Puzzle.incumbent_finder`:
+Sokoban's ``--algo fess``, whose solutions are then shortened), A*
+(:func:`astar_with_incumbent`):
+
+1. runs alone for :data:`FIRST_SHARE` of the time limit: what it solves
+   there it solves as before;
+2. lets the fast solver look for a solution, on a fresh copy of the puzzle
+   (its portfolio has tables of its own), for at most :data:`FINDER_SHARE`
+   of the limit; the solution is replayed on A*'s puzzle, and kept as the
+   *incumbent*.  A shortening that proves it optimal (a whole-solution A*
+   window, :mod:`.shorten`) ends the search there;
+3. goes on where it stopped, until it finds a solution (the optimum; it
+   may equal the incumbent's cost) or its lower bound reaches the
+   incumbent's cost (the incumbent is the optimum) or a limit stops it.
+
+Every solution reported is still optimal and replayed; a run the limit
+stops reports its lower bound, and the incumbent's cost in
+``extra["incumbent"]`` (an upper bound on the optimum), not the incumbent
+itself: ``--algo astar`` prints optimal solutions only.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Callable
+
+from ..errors import InternalError
+from ..puzzle import Puzzle
+from .driver import replayed, run_engine
+from .result import Limits, SearchResult, Status
+
+#: Share of the time limit A* runs alone before the fast solver is asked
+#: (0: the fast solver is asked before A* expands anything).
+FIRST_SHARE = 0.2
+#: Share of the time limit the fast solver (and its shortening) may take.
+FINDER_SHARE = 0.1
+#: Without a time limit: seconds A* runs alone first, and seconds the fast
+#: solver may take.
+UNLIMITED_SECONDS = 10.0
+
+
+def _share(limits: Limits, fraction: float) -> Limits:
+    """``limits`` with its time limits cut to ``fraction`` of themselves
+    (:data:`UNLIMITED_SECONDS` of wall time when it has none)."""
+    seconds = None if limits.time_seconds is None else limits.time_seconds * fraction
+    cpu = None if limits.cpu_seconds is None else limits.cpu_seconds * fraction
+    if seconds is None and cpu is None:
+        seconds = UNLIMITED_SECONDS
+    return replace(limits, time_seconds=seconds, cpu_seconds=cpu)
+
+
+def _left(limits: Limits, seconds: float, cpu_seconds: float) -> Limits:
+    """``limits`` less the time already spent."""
+    return replace(
+        limits,
+        time_seconds=None if limits.time_seconds is None
+        else max(0.0, limits.time_seconds - seconds),
+        cpu_seconds=None if limits.cpu_seconds is None
+        else max(0.0, limits.cpu_seconds - cpu_seconds))
+
+
+def _find_incumbent(find: Callable[[Limits], SearchResult], limits: Limits,
+                    spent: SearchResult) -> tuple[SearchResult, float, float]:
+    """Run the fast solver (``find``, given its limits) within its share of
+    what is left; returns its result, and the wall and CPU seconds it took
+    (compiling excluded)."""
+    left = _left(limits, spent.seconds, spent.cpu_seconds)
+    share = _share(limits, FINDER_SHARE)
+    own = Limits(time_seconds=_smaller(left.time_seconds, share.time_seconds),
+                 cpu_seconds=_smaller(left.cpu_seconds, share.cpu_seconds),
+                 memory_mb=limits.memory_mb, threads=limits.threads)
+    t0, c0 = time.perf_counter(), time.process_time()
+    found = find(own)
+    compiled = found.compile_seconds
+    return (found, max(0.0, time.perf_counter() - t0 - compiled),
+            max(0.0, time.process_time() - c0 - compiled))
+
+
+def _smaller(a: float | None, b: float | None) -> float | None:
+    """The smaller of two limits (None: no limit)."""
+    if a is None:
+        return b
+    return a if b is None else min(a, b)
+
+
+def astar_with_incumbent(puzzle: Puzzle, engine, finder: str,
+                         find: Callable[[Limits], SearchResult], *,
+                         limits: Limits, progress: bool) -> SearchResult:
+    """A* (``engine``, optimal) helped by the solution the fast solver
+    ``finder`` finds (``find(limits)`` runs it on a fresh copy of the puzzle,
+    its solution shortened), as the module doc says."""
+    run = dict(algo="astar", weight=1.0, bound=1.0, progress=progress)
+    if FIRST_SHARE > 0:
+        first = run_engine(puzzle, engine, limits=_share(limits, FIRST_SHARE), **run)
+        if first.status is not Status.LIMIT or first.stop_reason != "time":
+            return first
+    else:
+        # The fast solver first: A*'s kernels loaded, no expansion yet.
+        first = run_engine(puzzle, engine, limits=replace(limits, nodes=0), **run)
+    found, seconds, cpu = _find_incumbent(find, limits, first)
+    report = {"algo": finder, "status": found.status.value, "seconds": round(seconds, 6)}
+    if found.status is Status.UNSOLVABLE:
+        first.status, first.stop_reason, first.lower_bound = Status.UNSOLVABLE, None, None
+        first.note = f"{finder} proved the puzzle unsolvable"
+        return _with_finder(first, found, seconds, cpu, report)
+    if found.status is not Status.SOLVED:
+        if found.stop_reason == "interrupted":
+            first.stop_reason = "interrupted"
+            return _with_finder(first, found, seconds, cpu, report)
+        rest = run_engine(puzzle, engine, limits=_left(limits, first.seconds + seconds,
+                                                       first.cpu_seconds + cpu), **run)
+        return _with_finder(_after(first, rest), found, seconds, cpu, report)
+    steps, cost = replayed(puzzle, [s.code for s in found.steps], finder)
+    report["cost"] = cost
+    if found.optimal:
+        report["proved_by"] = "shortening"
+        return _with_finder(_solved_by(first, puzzle, steps, cost), found, seconds, cpu,
+                            report)
+    rest = run_engine(puzzle, engine,
+                      limits=replace(_left(limits, first.seconds + seconds,
+                                           first.cpu_seconds + cpu), cost_below=cost), **run)
+    rest = _after(first, rest)
+    if rest.status is Status.UNSOLVABLE:
+        raise InternalError(f"A* exhausted the puzzle, yet the solution {finder} found "
+                            f"replays ({cost})")
+    if rest.status is Status.LIMIT and rest.stop_reason == "bound":
+        report["proved_by"] = "astar lower bound"
+        rest = _solved_by(rest, puzzle, steps, cost)
+    return _with_finder(rest, found, seconds, cpu, report)
+
+
+def _after(first: SearchResult, rest: SearchResult) -> SearchResult:
+    """The result of A*'s second run, counting the first's time (its node
+    counts already include the first's: the engine went on)."""
+    rest.seconds += first.seconds
+    rest.cpu_seconds += first.cpu_seconds
+    rest.compile_seconds += first.compile_seconds
+    rest.memory_bytes = max(rest.memory_bytes, first.memory_bytes)
+    return rest
+
+
+def _solved_by(result: SearchResult, puzzle: Puzzle, steps, cost: int) -> SearchResult:
+    """``result`` made the incumbent's proof: solved, optimal, its moves
+    (already replayed on ``puzzle``)."""
+    result.status = Status.SOLVED
+    result.stop_reason = None
+    result.steps = steps
+    result.cost = cost
+    result.bound = 1.0
+    result.lower_bound = float(cost)
+    result.path_keys = [puzzle.initial_key()] + puzzle.solution_states(steps)
+    result.extra.update(puzzle.result_fields(result))
+    return result
+
+
+def _with_finder(result: SearchResult, found: SearchResult, seconds: float, cpu: float,
+                 report: dict) -> SearchResult:
+    """The finder's time and report added to ``result``."""
+    result.seconds += seconds
+    result.cpu_seconds += cpu
+    result.compile_seconds += found.compile_seconds
+    result.memory_bytes = max(result.memory_bytes, found.memory_bytes)
+    result.extra["incumbent"] = report
+    return result

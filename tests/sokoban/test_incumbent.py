@@ -1,0 +1,105 @@
+"""A* with an upper bound from a fast solver (:mod:`pdbsearch.search.incumbent`),
+against our plain-Python push BFS: the optimum exactly when the BFS finds
+a solution, "unsolvable" exactly when it finds none, whatever the fast
+solver returned (an optimal solution, a longer one, none), and every
+solution replayed by the independent checker.
+
+A* runs alone first for a share of the time limit; most of these tests
+set that share to nothing, so that the fast solver is asked before A*
+expands anything."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdbsearch.cli import main
+from pdbsearch.search import Limits, Status, incumbent, solve
+from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.testing.sokoban import bfs_min_pushes
+
+from .helpers import MICROBAN, microban
+from .test_engines_random_rooms import rooms
+
+LEVEL = 7
+
+
+@pytest.fixture
+def finder_first(monkeypatch):
+    """The fast solver asked at once."""
+    monkeypatch.setattr(incumbent, "FIRST_SHARE", 0.0)
+
+
+def _with_finder(puzzle: SokobanPuzzle, algo: str) -> SokobanPuzzle:
+    """``puzzle`` whose fast solver is ``algo`` (greedy: solutions that are
+    often longer than the optimum)."""
+    found = puzzle.incumbent_finder
+    puzzle.incumbent_finder = lambda: (algo, found()[1])
+    return puzzle
+
+
+def _check(level, result, puzzle) -> None:
+    optimum = bfs_min_pushes(level)
+    if optimum is None:
+        assert result.status is Status.UNSOLVABLE
+        return
+    assert result.status is Status.SOLVED and result.optimal
+    _, pushes = puzzle.check_solution([s.code for s in result.steps])
+    assert pushes == result.cost == result.lower_bound == optimum
+    report = result.extra.get("incumbent")
+    if report is not None and report.get("cost") is not None:
+        assert report["cost"] >= optimum
+
+
+@pytest.mark.usefixtures("finder_first")
+@settings(max_examples=30, deadline=None)
+@given(rooms(), st.sampled_from(["fess", "greedy"]), st.sampled_from([0, 8]))
+def test_astar_with_a_fast_solver_finds_the_optimum_on_random_rooms(level, finder, shorten):
+    puzzle = _with_finder(SokobanPuzzle(level, "pushes", "matching"), finder)
+    result = solve(puzzle, "astar", limits=Limits(time_seconds=5, threads=1), shorten=shorten)
+    _check(level, result, puzzle)
+
+
+@pytest.mark.usefixtures("finder_first")
+@pytest.mark.parametrize("finder", ["fess", "greedy"])
+@pytest.mark.parametrize("shorten", [0, 8])
+def test_the_fast_solver_is_asked_and_astar_proves_the_optimum(finder, shorten):
+    level = microban(LEVEL)
+    puzzle = _with_finder(SokobanPuzzle(level, "pushes", "matching"), finder)
+    result = solve(puzzle, "astar", limits=Limits(time_seconds=20, threads=1), shorten=shorten)
+    _check(level, result, puzzle)
+    report = result.extra["incumbent"]
+    assert report["algo"] == finder and report["status"] == "solved"
+    if "proved_by" in report:
+        # The solution reported is the fast solver's, proved optimal.
+        assert report["proved_by"] in ("astar lower bound", "shortening")
+        assert report["cost"] == result.cost
+    else:
+        assert report["cost"] >= result.cost     # A* found the optimum itself
+
+
+def test_astar_solves_alone_what_it_solves_in_its_first_share():
+    result = solve(SokobanPuzzle(microban(LEVEL), "pushes", "matching"), "astar",
+                   limits=Limits(time_seconds=20, threads=1))
+    assert result.optimal and "incumbent" not in result.extra
+
+
+def test_no_fast_solver_under_the_moves_metric():
+    assert SokobanPuzzle(microban(LEVEL), "moves", "matching").incumbent_finder() is None
+
+
+@pytest.mark.usefixtures("finder_first")
+@pytest.mark.parametrize("shorten, proof", [
+    ("0", "A*'s lower bound reached its cost"),        # FESS's solution is optimal here
+    ("8", "A* re-solved it whole (its shortening)")])
+def test_the_command_line_says_how_the_optimum_was_proved(capsys, shorten, proof):
+    optimum = bfs_min_pushes(microban(LEVEL))
+    code = main(["solve", str(MICROBAN), "--level", str(LEVEL), "--algo", "astar",
+                 "--heuristic", "matching", "--time-limit", "20", "--threads", "1",
+                 "--shorten", shorten])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert f"solved by astar: {optimum} pushes" in out and "(push-optimal)" in out
+    assert f"the solution ({optimum} pushes) was found by fess in " in out
+    assert f"; proved optimal: {proof}" in out
