@@ -350,6 +350,11 @@ class Puzzle(ABC):
         kernels: it is the second opinion on every reported solution.
         """
 
+    def solution_path(self, steps: Sequence[Step]) -> list[np.ndarray]:
+        """The start and the state after each of a replayed solution's
+        ``steps``, as keys (:meth:`solution_states` after the start)."""
+        return [self.initial_key()] + self.solution_states(steps)
+
     def solution_states(self, steps: Sequence[Step]) -> list[np.ndarray]:
         """The state after each of a replayed solution's ``steps`` (what
         :meth:`check_solution` returned), as keys.

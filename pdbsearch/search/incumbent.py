@@ -146,11 +146,7 @@ def astar_with_incumbent(puzzle: Puzzle, engine, finder: str,
 def _after(first: SearchResult, rest: SearchResult) -> SearchResult:
     """The result of A*'s second run, counting the first's time (its node
     counts already include the first's: the engine went on)."""
-    rest.seconds += first.seconds
-    rest.cpu_seconds += first.cpu_seconds
-    rest.compile_seconds += first.compile_seconds
-    rest.memory_bytes = max(rest.memory_bytes, first.memory_bytes)
-    return rest
+    return _add_costs(rest, first, first.seconds, first.cpu_seconds)
 
 
 def _solved_by(result: SearchResult, puzzle: Puzzle, steps, cost: int) -> SearchResult:
@@ -162,7 +158,7 @@ def _solved_by(result: SearchResult, puzzle: Puzzle, steps, cost: int) -> Search
     result.cost = cost
     result.bound = 1.0
     result.lower_bound = float(cost)
-    result.path_keys = [puzzle.initial_key()] + puzzle.solution_states(steps)
+    result.path_keys = puzzle.solution_path(steps)
     result.extra.update(puzzle.result_fields(result))
     return result
 
@@ -170,9 +166,16 @@ def _solved_by(result: SearchResult, puzzle: Puzzle, steps, cost: int) -> Search
 def _with_finder(result: SearchResult, found: SearchResult, seconds: float, cpu: float,
                  report: dict) -> SearchResult:
     """The finder's time and report added to ``result``."""
+    result.extra["incumbent"] = report
+    return _add_costs(result, found, seconds, cpu)
+
+
+def _add_costs(result: SearchResult, other: SearchResult, seconds: float,
+               cpu: float) -> SearchResult:
+    """``result`` with the time of another run added (``seconds`` and
+    ``cpu`` of its work, its compiling) and the larger of their memory."""
     result.seconds += seconds
     result.cpu_seconds += cpu
-    result.compile_seconds += found.compile_seconds
-    result.memory_bytes = max(result.memory_bytes, found.memory_bytes)
-    result.extra["incumbent"] = report
+    result.compile_seconds += other.compile_seconds
+    result.memory_bytes = max(result.memory_bytes, other.memory_bytes)
     return result

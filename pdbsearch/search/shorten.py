@@ -332,7 +332,7 @@ def window_pass(puzzle: Puzzle, steps: list[Step], width: int,
     less (no other window, no shortcut, can shorten it)."""
     if not steps:
         return steps, 0, True, False
-    keys = [puzzle.initial_key()] + puzzle.solution_states(steps)
+    keys = puzzle.solution_path(steps)
     cost = sum(s.cost for s in steps)
     taken = 0
     i = 0
@@ -354,7 +354,7 @@ def window_pass(puzzle: Puzzle, steps: list[Step], width: int,
                 settled = False     # what it found does not replay: nothing is settled
             if new_cost < cost:
                 steps, cost = new_steps, new_cost
-                keys = [puzzle.initial_key()] + puzzle.solution_states(steps)
+                keys = puzzle.solution_path(steps)
                 taken += 1
         if whole and settled:
             return steps, taken, True, True
@@ -489,7 +489,7 @@ def shorten_result(puzzle: Puzzle, result: SearchResult, depth: int = DEFAULT_DE
             raise InternalError(f"the shortened solution replays at cost {cost}, "
                                 f"not {report.after}")
         result.steps, result.cost = steps, cost
-        result.path_keys = [puzzle.initial_key()] + puzzle.solution_states(steps)
+        result.path_keys = puzzle.solution_path(steps)
         extra = puzzle.result_fields(result)
         for name, value in result.extra.items():
             extra.setdefault(name, value)
