@@ -10,6 +10,7 @@ run resumes from its JSON.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import multiprocessing
@@ -240,6 +241,33 @@ def test_a_worker_that_grew_past_its_allowance_is_replaced(monkeypatch):
     assert pid[1] == pid["small"] == pid[2] == pid["big"]   # 1 MiB kept: within it
     assert pid[3] != pid["big"]                             # 64 MiB kept: replaced
     assert gone(pid["big"])
+
+
+def collect_then_hold_memory(megabytes: int):
+    """A job body that collects garbage (the automatic collector may run
+    at any allocation), then keeps ``megabytes`` of memory."""
+    gc.collect()
+    return hold_memory(megabytes)
+
+
+def test_garbage_inherited_from_the_parent_does_not_hide_what_a_job_kept(monkeypatch):
+    """A parent with 64 MiB of uncollected garbage forks its worker: the
+    worker's measure must not count that garbage, or a job that frees it
+    and keeps as much would stay within the allowance."""
+    monkeypatch.setattr(child_module, "RECYCLE_BYTES", 16 << 20)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        cycle = [np.ones(64 << 17)]
+        cycle.append(cycle)         # unreachable once deleted, freed only by a collection
+        del cycle
+        jobs = [Job("big", collect_then_hold_memory, (64,), failure), Job(1, my_pid, (), failure)]
+        pid = {k: o.record["pid"] for k, o in run(jobs, workers=1).items()}
+    finally:
+        gc.collect()
+        if enabled:
+            gc.enable()
+    assert pid[1] != pid["big"]
 
 
 def test_a_job_goes_to_a_new_worker_when_the_idle_one_died():
