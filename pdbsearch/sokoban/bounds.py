@@ -7,7 +7,9 @@ the lone box's push distance with the player starting where it is
 easier.  ``simple`` sums each box's nearest goal; ``matching`` takes the
 cheapest one-to-one assignment; ``pdb`` the larger of the matching and the
 pattern bound (:func:`pattern_bound`).  Under the moves metric the bound in
-pushes is still a bound, and the walk to the next push is added.
+pushes is still a bound, and the walk to the next push is added.  Under
+pushes, each bound is raised to the parity that every solution's pushes
+left have (:func:`_to_pushes_parity`).
 """
 
 from __future__ import annotations
@@ -534,6 +536,24 @@ def _walk_to_push(p, boxes, n, player):
 
 
 @nb.njit(cache=True, inline="always")
+def _to_pushes_parity(p, total, boxes, n):
+    """``total`` raised by one if its parity is not that of the pushes left
+    (see :func:`.puzzle.cell_parity`; under moves, ``total`` as it is).
+    Every way to the goal takes pushes of that parity, so the raised bound
+    is still a bound.  The matching's value always has it (each box-goal
+    distance has the parity of their row + column difference); a pattern
+    table's entry, whose boxes may end on other goals, and the perimeter's
+    floor need not."""
+    if p.pushes_parity < 0:
+        return total
+    s = p.pushes_parity
+    for i in range(n):
+        c = boxes[i]
+        s += c // p.width + c % p.width
+    return total + ((s + total) & 1)
+
+
+@nb.njit(cache=True, inline="always")
 def _bound(p, key, with_patterns):
     """The heuristic (see :func:`heuristic`), with or without the pattern
     bound (``with_patterns``; it only counts when the heuristic is pdb)."""
@@ -582,6 +602,7 @@ def _bound(p, key, with_patterns):
     if total < floor:
         total = floor   # a perimeter filled breadth-first holds all that is nearer
         p.perimeter.counters[RAISED] += 1
+    total = _to_pushes_parity(p, total, boxes, n)
     if p.metric == MOVES and total > 0:
         # Every push costs its walk + 1 and the pushes left are >= total,
         # so the walk to the next push can be added.
@@ -636,6 +657,7 @@ def pattern_refinement(p, key):
     total = pattern_bound(p, boxes, n, player)
     if total >= DEAD:
         return DEAD
+    total = _to_pushes_parity(p, total, boxes, n)
     if p.metric == MOVES and total > 0:
         total += _walk_to_push(p, boxes, n, player)
     return total

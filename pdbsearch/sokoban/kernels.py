@@ -183,6 +183,10 @@ class SokobanParams(NamedTuple):
     diagonal: int               #: 1: closed diagonal deadlocks
     n_boxes: int
     player_shift: int           #: bit of the player field in the last word
+    #: pushes metric: the sum of the goals' row + column, mod 2 (every push
+    #: changes a box's by one, so the pushes left have the parity of the
+    #: boxes' sum minus this); -1 under moves, where no such parity holds
+    pushes_parity: int
     inside: np.ndarray          #: uint8[cell]: 1 on region cells
     goal: np.ndarray            #: uint8[cell]
     dead: np.ndarray            #: uint8[cell]: dead squares, never pushed onto (0s when off)

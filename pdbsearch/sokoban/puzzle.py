@@ -39,6 +39,14 @@ register_kernels(SokobanParams, expand=expand_and_learn, heuristic=heuristic,
 _LURD = "lurd"
 
 
+def cell_parity(cells, width: int) -> int:
+    """The sum of the cells' row + column, mod 2.  A push moves one box by
+    one cell and changes this sum of the boxes by one, so every way from a
+    position to the goal takes a number of pushes of the parity of the
+    boxes' sum minus the goals'."""
+    return sum(sum(divmod(c, width)) for c in cells) % 2
+
+
 class SokobanPuzzle(Puzzle):
     """One Sokoban level under a metric, with a lower bound and pruning rules."""
 
@@ -154,6 +162,8 @@ class SokobanPuzzle(Puzzle):
             freeze=int(rules.freeze), corral=int(rules.corral), tunnels=int(rules.tunnels),
             macros=int(self.macros), diagonal=int(rules.diagonal),
             n_boxes=n_boxes, player_shift=layout.player_shift,
+            pushes_parity=(cell_parity(level.goals, level.width) if self.metric == "pushes"
+                           else -1),
             inside=self.inside, goal=goal,
             dead=self.dead if rules.dead_squares else np.zeros(n_grid, np.uint8),
             tunnel=tunnel, box_bit=box_bit,

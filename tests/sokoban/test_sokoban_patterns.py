@@ -19,7 +19,7 @@ from pdbsearch.testing.sokoban import bfs_min_moves, bfs_min_pushes, bfs_min_pus
 from pdbsearch.sokoban.database import obtain_patterns
 from pdbsearch.sokoban.abstraction import build_pattern_table, pattern_params, pattern_rank
 from pdbsearch.testing.sokoban import reference_table
-from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.sokoban.puzzle import SokobanPuzzle, cell_parity
 from pdbsearch.sokoban.rules import Rules
 
 from .helpers import MICROBAN, microban, python_successors, xsb
@@ -128,6 +128,9 @@ def test_additive_bound_never_exceeds_the_true_pushes(number, grouping):
             continue  # a dead state: any value (DEAD included) is a bound
         solvable += 1
         assert h <= true, (sorted(boxes), player)
+        # raised to the parity every solution's pushes have
+        assert (true - h) % 2 == 0, (sorted(boxes), player, h, true)
+        assert true % 2 == (cell_parity(boxes, level.width) - cell_parity(level.goals, level.width)) % 2
         h_moves = int(evaluate_heuristic(moves.params, moves.key_of(boxes, player)))
         assert h_moves < DEAD and h_moves <= bfs_min_moves(here)
     assert solvable >= 5
