@@ -203,6 +203,7 @@ def main(argv=None) -> int:
                                 "levels": [{"number": r.number, "boxes": r.boxes,
                                             "status": r.status, "pushes": r.pushes,
                                             "lower_bound": r.lower_bound,
+                                            "upper_bound": r.upper_bound,
                                             "expanded": r.expanded, "seconds": r.seconds,
                                             "cpu_seconds": r.cpu_seconds,
                                             "wall_seconds": r.wall_seconds, "winner": r.winner,

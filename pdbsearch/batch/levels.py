@@ -14,7 +14,8 @@ The domain supplies the options (``blank_record``, ``solve_level``,
 a Dask run sends each worker for it; ``limits``, ``time_limit``,
 ``grace``; picklable, for Dask)
 and the records (``number``, ``status``, ``error``, ``stop_reason``,
-``wall_seconds``, ``solved``): Sokoban's :mod:`pdbsearch.sokoban.collection`,
+``wall_seconds``, ``solved``, and the search figures
+:func:`copy_search_figures` fills): Sokoban's :mod:`pdbsearch.sokoban.collection`,
 the sliding tiles' :mod:`pdbsearch.fifteen.collection`.
 """
 
@@ -57,6 +58,11 @@ def copy_search_figures(record, result) -> None:
     if shortened and shortened["after"] < shortened["before"]:
         record.found_cost = shortened["before"]
     record.lower_bound = result.lower_bound
+    incumbent = result.extra.get("incumbent") or {}
+    if not record.solved and incumbent.get("cost") is not None:
+        # A fast solver's solution that the optimal search did not prove
+        # optimal: the optimum lies between the two bounds.
+        record.upper_bound = incumbent["cost"]
     record.expanded, record.generated = result.expanded, result.generated
     record.seconds = round(result.seconds, 4)
     record.cpu_seconds = round(result.cpu_seconds, 4)

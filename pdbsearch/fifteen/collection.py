@@ -82,6 +82,8 @@ class InstanceRecord:
     cost: int | None = None
     found_cost: int | None = None  #: the search's cost, when shortening lowered it
     lower_bound: float | None = None
+    #: the cost of a fast solver's solution the search did not prove optimal
+    upper_bound: int | None = None
     expanded: int = 0
     generated: int = 0
     seconds: float = 0.0

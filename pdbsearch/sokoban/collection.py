@@ -105,6 +105,8 @@ class LevelRecord:
     pushes: int | None = None
     steps: int | None = None
     lower_bound: float | None = None
+    #: the cost of a fast solver's solution the search did not prove optimal
+    upper_bound: int | None = None
     expanded: int = 0
     generated: int = 0
     seconds: float = 0.0          #: search time (compile excluded)
@@ -197,13 +199,13 @@ def winner_counts(records: Sequence[LevelRecord]) -> dict[str, int]:
 
 def summary_table(records: Sequence[LevelRecord]) -> str:
     """A text table of the run, one line per level, then the totals."""
-    head = f"{'level':>5} {'boxes':>5} {'status':<11} {'optimal':<7} {'pushes':>6} " \
+    head = f"{'level':>5} {'boxes':>5} {'status':<11} {'optimal':<7} {'pushes':>8} " \
            f"{'steps':>6} {'expanded':>12} {'seconds':>9}  title"
     lines = [head, "-" * len(head)]
     for r in records:
         lines.append(f"{r.number:>5} {r.boxes:>5} {r.status:<11} "
                      f"{'yes' if r.solved and r.optimal else '-':<7} "
-                     f"{_num(r.pushes):>6} {_num(r.steps):>6} {r.expanded:>12,} "
+                     f"{_pushes(r):>8} {_num(r.steps):>6} {r.expanded:>12,} "
                      f"{r.seconds:>9.2f}  {r.title or ''}")
     t = totals(records)
     rate = (f"{t['nodes_per_second']:,} nodes/s, {t['nodes_per_cpu_second']:,} per CPU second"
@@ -221,6 +223,16 @@ def summary_table(records: Sequence[LevelRecord]) -> str:
 
 def _num(value) -> str:
     return "-" if value is None else str(value)
+
+
+def _pushes(record: LevelRecord) -> str:
+    """The pushes of a solved level; of an unfinished one, where the
+    optimum lies: ``>=L`` (the search's lower bound) or ``L..U`` (and a
+    solution of ``U`` pushes found, not proved optimal)."""
+    if record.solved or record.lower_bound is None:
+        return _num(record.pushes)
+    low = f"{record.lower_bound:g}"
+    return f"{low}..{record.upper_bound}" if record.upper_bound is not None else f">={low}"
 
 
 def records_json(records: Sequence[LevelRecord], **meta) -> str:

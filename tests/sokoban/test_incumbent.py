@@ -14,8 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pdbsearch.batch.levels import copy_search_figures
 from pdbsearch.cli import main
 from pdbsearch.search import Limits, Status, incumbent, solve
+from pdbsearch.sokoban.collection import LevelRecord, summary_table
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 from pdbsearch.testing.sokoban import bfs_min_pushes
 
@@ -103,3 +105,26 @@ def test_the_command_line_says_how_the_optimum_was_proved(capsys, shorten, proof
     assert f"solved by astar: {optimum} pushes" in out and "(push-optimal)" in out
     assert f"the solution ({optimum} pushes) was found by fess in " in out
     assert f"; proved optimal: {proof}" in out
+
+
+@pytest.mark.usefixtures("finder_first")
+def test_a_collection_shows_where_the_optimum_lies_when_astar_stops():
+    """``levels``: a level A* does not finish shows its lower bound, and the
+    fast solver's cost when there is one (the optimum lies between)."""
+    number = 90                             # A* needs 1,385 expansions under pushes
+    level = microban(number)
+    optimum = bfs_min_pushes(level)
+    records = []
+    for metric in ("pushes", "moves"):      # no fast solver under moves
+        result = solve(SokobanPuzzle(level, metric, "matching"), "astar",
+                       limits=Limits(nodes=30, threads=1), shorten=0)
+        assert result.status is Status.LIMIT
+        record = LevelRecord(number, None, len(level.boxes))
+        copy_search_figures(record, result)
+        records.append(record)
+    pushes, moves = records
+    assert pushes.lower_bound <= optimum <= pushes.upper_bound
+    assert moves.upper_bound is None and moves.lower_bound is not None
+    rows = summary_table(records).splitlines()[2:4]
+    assert f" {pushes.lower_bound:g}..{pushes.upper_bound} " in rows[0]
+    assert f" >={moves.lower_bound:g} " in rows[1]
