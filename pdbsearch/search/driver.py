@@ -97,6 +97,13 @@ class _Progress:
             self.bar.close()
 
 
+def _bound_reached(engine, limits: Limits) -> bool:
+    """True when the engine's lower bound has reached ``limits.cost_below``
+    (a solution of that cost is known: nothing cheaper is left)."""
+    return limits.cost_below is not None and \
+        (engine.lower_bound() or 0.0) >= limits.cost_below
+
+
 def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
                bound: float | None, limits: Limits, progress: bool) -> SearchResult:
     """Run ``engine`` to the end or to a limit, and build the result.
@@ -138,6 +145,9 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
     with sigint_handler(interrupt.note):
         try:
             while True:
+                if _bound_reached(engine, limits):     # at the start: its first bound
+                    code, stop_reason = RUNNING, "bound"
+                    break
                 chunk_budget = budget
                 if limits.nodes is not None:
                     chunk_budget = min(budget, limits.nodes - int(engine.stats[EXPANDED]))
@@ -155,6 +165,9 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
                 if code == STALLED:
                     stop_reason = "incomplete"
                     break
+                if _bound_reached(engine, limits):     # a proof, before any limit
+                    stop_reason = "bound"
+                    break
                 if interrupt.requested or take_interrupt_note():   # (or one numba lost)
                     stop_reason = "interrupted"
                     break
@@ -166,10 +179,6 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
                 if limits.cpu_seconds is not None and \
                         time.process_time() - cpu_start >= limits.cpu_seconds:
                     stop_reason = "time"
-                    break
-                if limits.cost_below is not None and \
-                        (engine.lower_bound() or 0.0) >= limits.cost_below:
-                    stop_reason = "bound"
                     break
                 if code != RUNNING:  # a request for more room
                     # Growth doubles the arrays it grows, the old ones live until

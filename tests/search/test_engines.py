@@ -150,3 +150,30 @@ def test_a_slow_kernel_load_is_announced_and_timed_on_stderr(monkeypatch, capsys
         time.sleep(0.3)
     time.sleep(0.1)   # a timer left running would fire now
     assert capsys.readouterr().err == ""
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**9), metric=st.sampled_from(METRICS),
+       algo=st.sampled_from(["astar", "idastar"]))
+def test_a_known_cost_stops_the_optimal_searches_at_their_lower_bound(seed, metric, algo):
+    """``Limits.cost_below``: a solution of that cost is known, so the search
+    stops ("bound") once its lower bound reaches it, at once if its first
+    bound does; a cost above the optimum leaves the optimum to be found."""
+    board = small_board(seed)
+    optimum = solve(HakoiriPuzzle(board, metric, "zero"), "bfs").cost
+    if optimum is None:
+        return
+    for known in (optimum + 1, optimum, 0):
+        result = solve(HakoiriPuzzle(board, metric, "simple"), algo,
+                       limits=Limits(cost_below=known))
+        if known > optimum:
+            assert result.status is Status.SOLVED and result.cost == optimum
+        elif result.status is Status.SOLVED:       # found before its bound got there
+            assert result.cost == optimum and known > 0
+        else:
+            assert result.status is Status.LIMIT and result.stop_reason == "bound"
+            assert known <= result.lower_bound <= optimum
+            if known == 0:
+                # Stopped before any chunk: IDA* opens its root frame when
+                # its kernels are loaded, nothing more.
+                assert result.expanded <= (1 if algo == "idastar" else 0)
