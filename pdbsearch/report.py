@@ -83,9 +83,11 @@ def shortening_text(report: dict, unit: str) -> str:
 
 
 def incumbent_text(report: dict, cost: int, unit: str) -> str:
-    """One line on how an optimal solution came from A*'s fast helper
-    (``result.extra["incumbent"]``, :mod:`pdbsearch.search.incumbent`)."""
-    how = ("A*'s lower bound reached its cost" if report["proved_by"] == "astar lower bound"
+    """One line on how an optimal solution came from the optimal search's
+    fast helper (``result.extra["incumbent"]``, :mod:`pdbsearch.search.incumbent`)."""
+    searcher = {"astar lower bound": "A*", "idastar lower bound": "IDA*"}
+    how = (f"{searcher[report['proved_by']]}'s lower bound reached its cost"
+           if report["proved_by"] in searcher
            else "A* re-solved it whole (its shortening)")
     return (f"the solution ({cost} {unit}) was found by {report['algo']} in "
             f"{report['seconds']:.2f} s; proved optimal: {how}")

@@ -20,7 +20,7 @@ from .bfs import BreadthFirstSearch
 from .bidirectional import beside_backward_search
 from .driver import run_engine, solved_at_start
 from .idastar import IterativeDeepeningSearch
-from .incumbent import astar_with_incumbent
+from .incumbent import optimal_with_incumbent
 from .result import Limits, SearchResult, Status
 from .shorten import DEFAULT_DEPTH as DEFAULT_SHORTCUT_DEPTH
 from .shorten import load_kernels as load_shortening_kernels
@@ -68,8 +68,10 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
     Algorithm("wastar", "weighted A*, f = g + α·h (cost <= α × optimal)",
               lambda p, w, lim: BestFirstSearch(p, w), uses_weight=True),
     Algorithm("idastar", "IDA* with a transposition table (optimal, little memory; proves "
-                         "a board unsolvable once its table holds every reachable state)",
-              lambda p, w, lim: IterativeDeepeningSearch(p, lim.memory_bytes())),
+                         "a board unsolvable once its table holds every reachable state; "
+                         "takes FESS's solution as A* does)",
+              lambda p, w, lim: IterativeDeepeningSearch(p, lim.memory_bytes()),
+              with_incumbent=True),
     Algorithm("greedy", "greedy best-first, f = h (fast, no guarantee)",
               lambda p, w, lim: BestFirstSearch(p, 1.0, greedy=True), bounded=False),
     Algorithm("fess", "feature space search over macro moves (Festival's FESS) with its "
@@ -198,8 +200,8 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     finder = puzzle.incumbent_finder() if spec.with_incumbent and bound == 1.0 else None
     if finder is not None:
         fast, copy = finder
-        result = astar_with_incumbent(
-            puzzle, engine, fast, lambda own: solve(copy, fast, limits=own, shorten=shorten),
+        result = optimal_with_incumbent(
+            puzzle, engine, algo, fast, lambda own: solve(copy, fast, limits=own, shorten=shorten),
             limits=limits, progress=progress)
     else:
         result = run_engine(puzzle, engine, algo=algo, weight=weight, bound=bound,

@@ -1,5 +1,5 @@
-"""A* given an upper bound: a solution found fast, proved optimal by A*'s
-lower bound.
+"""A* (or IDA*) given an upper bound: a solution found fast, proved optimal
+by the search's lower bound.
 
 A* proves its solution optimal by expanding every position whose f is
 below the optimum, and then it still has to *find* a goal among the
@@ -13,7 +13,8 @@ use the same stop).
 
 So where the puzzle names a fast solver (:meth:`~pdbsearch.puzzle.Puzzle.incumbent_finder`:
 Sokoban's ``--algo fess``, whose solutions are then shortened), A*
-(:func:`astar_with_incumbent`):
+(:func:`optimal_with_incumbent`; IDA* the same way, its threshold as the
+lower bound):
 
 1. runs alone for :data:`FIRST_SHARE` of the time limit: what it solves
    there it solves as before;
@@ -97,19 +98,20 @@ def _smaller(a: float | None, b: float | None) -> float | None:
     return a if b is None else min(a, b)
 
 
-def astar_with_incumbent(puzzle: Puzzle, engine, finder: str,
-                         find: Callable[[Limits], SearchResult], *,
-                         limits: Limits, progress: bool) -> SearchResult:
-    """A* (``engine``, optimal) helped by the solution the fast solver
-    ``finder`` finds (``find(limits)`` runs it on a fresh copy of the puzzle,
-    its solution shortened), as the module doc says."""
-    run = dict(algo="astar", weight=1.0, bound=1.0, progress=progress)
+def optimal_with_incumbent(puzzle: Puzzle, engine, algo: str, finder: str,
+                           find: Callable[[Limits], SearchResult], *,
+                           limits: Limits, progress: bool) -> SearchResult:
+    """An optimal search (``engine`` of ``algo``: A* or IDA*) helped by the
+    solution the fast solver ``finder`` finds (``find(limits)`` runs it on
+    a fresh copy of the puzzle, its solution shortened), as the module doc
+    says."""
+    run = dict(algo=algo, weight=1.0, bound=1.0, progress=progress)
     if FIRST_SHARE > 0:
         first = run_engine(puzzle, engine, limits=_share(limits, FIRST_SHARE), **run)
         if first.status is not Status.LIMIT or first.stop_reason != "time":
             return first
     else:
-        # The fast solver first: A*'s kernels loaded, no expansion yet.
+        # The fast solver first: the search's kernels loaded, no expansion yet.
         first = run_engine(puzzle, engine, limits=replace(limits, nodes=0), **run)
     found, seconds, cpu = _find_incumbent(find, limits, first)
     report = {"algo": finder, "status": found.status.value, "seconds": round(seconds, 6)}
@@ -135,10 +137,10 @@ def astar_with_incumbent(puzzle: Puzzle, engine, finder: str,
                                            first.cpu_seconds + cpu), cost_below=cost), **run)
     rest = _after(first, rest)
     if rest.status is Status.UNSOLVABLE:
-        raise InternalError(f"A* exhausted the puzzle, yet the solution {finder} found "
+        raise InternalError(f"{algo} exhausted the puzzle, yet the solution {finder} found "
                             f"replays ({cost})")
     if rest.status is Status.LIMIT and rest.stop_reason == "bound":
-        report["proved_by"] = "astar lower bound"
+        report["proved_by"] = f"{algo} lower bound"
         rest = _solved_by(rest, puzzle, steps, cost)
     return _with_finder(rest, found, seconds, cpu, report)
 

@@ -1,12 +1,12 @@
-"""A* with an upper bound from a fast solver (:mod:`pdbsearch.search.incumbent`),
-against our plain-Python push BFS: the optimum exactly when the BFS finds
+"""A* and IDA* with an upper bound from a fast solver
+(:mod:`pdbsearch.search.incumbent`), against our plain-Python push BFS: the optimum exactly when the BFS finds
 a solution, "unsolvable" exactly when it finds none, whatever the fast
 solver returned (an optimal solution, a longer one, none), and every
 solution replayed by the independent checker.
 
-A* runs alone first for a share of the time limit; most of these tests
-set that share to nothing, so that the fast solver is asked before A*
-expands anything."""
+The search runs alone first for a share of the time limit; most of these
+tests set that share to nothing, so that the fast solver is asked before
+it expands anything."""
 
 from __future__ import annotations
 
@@ -56,26 +56,29 @@ def _check(level, result, puzzle) -> None:
 
 @pytest.mark.usefixtures("finder_first")
 @settings(max_examples=30, deadline=None)
-@given(rooms(), st.sampled_from(["fess", "greedy"]), st.sampled_from([0, 8]))
-def test_astar_with_a_fast_solver_finds_the_optimum_on_random_rooms(level, finder, shorten):
+@given(rooms(), st.sampled_from(["astar", "idastar"]), st.sampled_from(["fess", "greedy"]),
+       st.sampled_from([0, 8]))
+def test_an_optimal_search_with_a_fast_solver_finds_the_optimum_on_random_rooms(
+        level, algo, finder, shorten):
     puzzle = _with_finder(SokobanPuzzle(level, "pushes", "matching"), finder)
-    result = solve(puzzle, "astar", limits=Limits(time_seconds=5, threads=1), shorten=shorten)
+    result = solve(puzzle, algo, limits=Limits(time_seconds=5, threads=1), shorten=shorten)
     _check(level, result, puzzle)
 
 
 @pytest.mark.usefixtures("finder_first")
+@pytest.mark.parametrize("algo", ["astar", "idastar"])
 @pytest.mark.parametrize("finder", ["fess", "greedy"])
 @pytest.mark.parametrize("shorten", [0, 8])
-def test_the_fast_solver_is_asked_and_astar_proves_the_optimum(finder, shorten):
+def test_the_fast_solver_is_asked_and_the_search_proves_the_optimum(algo, finder, shorten):
     level = microban(LEVEL)
     puzzle = _with_finder(SokobanPuzzle(level, "pushes", "matching"), finder)
-    result = solve(puzzle, "astar", limits=Limits(time_seconds=20, threads=1), shorten=shorten)
+    result = solve(puzzle, algo, limits=Limits(time_seconds=20, threads=1), shorten=shorten)
     _check(level, result, puzzle)
     report = result.extra["incumbent"]
     assert report["algo"] == finder and report["status"] == "solved"
     if "proved_by" in report:
         # The solution reported is the fast solver's, proved optimal.
-        assert report["proved_by"] in ("astar lower bound", "shortening")
+        assert report["proved_by"] in (f"{algo} lower bound", "shortening")
         assert report["cost"] == result.cost
     else:
         assert report["cost"] >= result.cost     # A* found the optimum itself
@@ -92,17 +95,18 @@ def test_no_fast_solver_under_the_moves_metric():
 
 
 @pytest.mark.usefixtures("finder_first")
-@pytest.mark.parametrize("shorten, proof", [
-    ("0", "A*'s lower bound reached its cost"),        # FESS's solution is optimal here
-    ("8", "A* re-solved it whole (its shortening)")])
-def test_the_command_line_says_how_the_optimum_was_proved(capsys, shorten, proof):
+@pytest.mark.parametrize("algo, shorten, proof", [
+    ("astar", "0", "A*'s lower bound reached its cost"),   # FESS's solution is optimal here
+    ("idastar", "0", "IDA*'s lower bound reached its cost"),
+    ("astar", "8", "A* re-solved it whole (its shortening)")])
+def test_the_command_line_says_how_the_optimum_was_proved(capsys, algo, shorten, proof):
     optimum = bfs_min_pushes(microban(LEVEL))
-    code = main(["solve", str(MICROBAN), "--level", str(LEVEL), "--algo", "astar",
+    code = main(["solve", str(MICROBAN), "--level", str(LEVEL), "--algo", algo,
                  "--heuristic", "matching", "--time-limit", "20", "--threads", "1",
                  "--shorten", shorten])
     out = capsys.readouterr().out
     assert code == 0
-    assert f"solved by astar: {optimum} pushes" in out and "(push-optimal)" in out
+    assert f"solved by {algo}: {optimum} pushes" in out and "(push-optimal)" in out
     assert f"the solution ({optimum} pushes) was found by fess in " in out
     assert f"; proved optimal: {proof}" in out
 
