@@ -69,6 +69,16 @@ def copy_search_figures(record, result) -> None:
     record.stop_reason = result.stop_reason
 
 
+def cost_or_bounds(record, cost) -> str:
+    """A level's ``cost`` for a table when it was solved; when not, where
+    its optimum lies: ``>=L`` (the search's lower bound) or ``L..U`` (and
+    a solution of cost ``U`` found, not proved optimal); else ``-``."""
+    if record.solved or record.lower_bound is None:
+        return "-" if cost is None else str(cost)
+    low = f"{record.lower_bound:g}"
+    return f"{low}..{record.upper_bound}" if record.upper_bound is not None else f">={low}"
+
+
 def failure_record(blank, status: str, stop_reason: str | None, error: str | None):
     """The record of a level whose run did not end by itself: its blank
     record with the batch's status (see :class:`pdbsearch.batch.Job`)."""

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from ..search import DEFAULT_SHORTCUT_DEPTH, Limits, Status, solve
 from ..search import warm_up as warm_up_search
-from ..batch.levels import copy_search_figures, limits_of_one_level
+from ..batch.levels import copy_search_figures, cost_or_bounds, limits_of_one_level
 from .formats import Instance
 from .puzzle import FifteenPuzzle
 from .vocabulary import HEURISTICS
@@ -130,13 +130,13 @@ def totals(records: Sequence[InstanceRecord]) -> dict:
 
 def summary_table(records: Sequence[InstanceRecord]) -> str:
     """One line an instance, then the totals."""
-    head = f"{'#':>4} {'id':>5} {'status':<8} {'moves':>5} {'recorded':>8} {'check':<6} " \
+    head = f"{'#':>4} {'id':>5} {'status':<8} {'moves':>7} {'recorded':>8} {'check':<6} " \
            f"{'expanded':>12} {'seconds':>8}"
     lines = [head, "-" * len(head)]
     for r in records:
         check = {True: "ok", False: "WRONG", None: "-"}[r.agrees]
         lines.append(f"{r.number:>4} {r.id:>5} {r.status:<8} "
-                     f"{'-' if r.cost is None else r.cost:>5} "
+                     f"{cost_or_bounds(r, r.cost):>7} "
                      f"{'-' if r.recorded is None else r.recorded:>8} {check:<6} "
                      f"{r.expanded:>12,} {r.seconds:>8.3f}")
     t = totals(records)

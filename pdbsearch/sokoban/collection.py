@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from ..batch import KILLED, NOT_RUN
-from ..batch.levels import copy_search_figures, limits_of_one_level
+from ..batch.levels import copy_search_figures, cost_or_bounds, limits_of_one_level
 from ..io import atomic_write_text
 from ..search import DEFAULT_SHORTCUT_DEPTH, Limits, Status, solve
 from ..search import warm_up as warm_up_search
@@ -205,7 +205,7 @@ def summary_table(records: Sequence[LevelRecord]) -> str:
     for r in records:
         lines.append(f"{r.number:>5} {r.boxes:>5} {r.status:<11} "
                      f"{'yes' if r.solved and r.optimal else '-':<7} "
-                     f"{_pushes(r):>8} {_num(r.steps):>6} {r.expanded:>12,} "
+                     f"{cost_or_bounds(r, r.pushes):>8} {_num(r.steps):>6} {r.expanded:>12,} "
                      f"{r.seconds:>9.2f}  {r.title or ''}")
     t = totals(records)
     rate = (f"{t['nodes_per_second']:,} nodes/s, {t['nodes_per_cpu_second']:,} per CPU second"
@@ -223,16 +223,6 @@ def summary_table(records: Sequence[LevelRecord]) -> str:
 
 def _num(value) -> str:
     return "-" if value is None else str(value)
-
-
-def _pushes(record: LevelRecord) -> str:
-    """The pushes of a solved level; of an unfinished one, where the
-    optimum lies: ``>=L`` (the search's lower bound) or ``L..U`` (and a
-    solution of ``U`` pushes found, not proved optimal)."""
-    if record.solved or record.lower_bound is None:
-        return _num(record.pushes)
-    low = f"{record.lower_bound:g}"
-    return f"{low}..{record.upper_bound}" if record.upper_bound is not None else f">={low}"
 
 
 def records_json(records: Sequence[LevelRecord], **meta) -> str:
