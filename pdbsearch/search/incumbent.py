@@ -146,8 +146,8 @@ def optimal_with_incumbent(puzzle: Puzzle, engine, algo: str, finder: str,
 
 
 def _after(first: SearchResult, rest: SearchResult) -> SearchResult:
-    """The result of A*'s second run, counting the first's time (its node
-    counts already include the first's: the engine went on)."""
+    """The result of the search's second run, counting the first's time
+    (its node counts already include the first's: the engine went on)."""
     return _add_costs(rest, first, first.seconds, first.cpu_seconds)
 
 
