@@ -28,6 +28,13 @@ an admissible bound, so A* stays optimal.  ``solve --json`` reports the
 counts (``refined``, ``refined_raised``, ``refine_every``).  Only A*
 (α = 1) defers: weighted A* and greedy search keep their order by the
 whole bound.
+
+**Given a known cost** (``Limits.cost_below``: a solution found elsewhere,
+or the stretch a shortening window tries to beat), A* neither stores nor
+queues a node whose f reaches it: no path through it is cheaper, so only
+memory and time are saved.  Should the nodes under the cost run out, every
+one was expanded and none was a goal: the known cost is then the lower
+bound, which proves that solution optimal.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from .store import NodeStore, find_slot
 TAKEN = 7         #: lazy A*: unrefined nodes taken from the queue
 REFINED = 8       #: ... whose dear bound was computed
 RAISED = 9        #: ... and raised their f or proved them dead
+CAPPED = 10       #: A* given a known cost: nodes not queued, their f at or past it
 
 #: Lazy A* watches what its dear bound buys: every REFINE_WINDOW
 #: refinements, if fewer than USEFUL_SHARE of them raised an f or proved a
@@ -60,12 +68,14 @@ SAMPLE_EVERY = 16
 
 @nb.njit(**ENGINE_JIT_OPTIONS)
 def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
-                     stats, fstats, g_weight, h_weight, requeue_goals, refine_every, budget,
-                     out_keys, out_costs, out_moves):
+                     stats, fstats, g_weight, h_weight, requeue_goals, refine_every, f_cap,
+                     budget, out_keys, out_costs, out_moves):
     """Run best-first search for at most ``budget`` expansions.  With
     ``refine_every`` ≥ 1 (lazy A*, see the module doc) nodes are queued with
     the cheap bound, and every ``refine_every``-th of them taken first is
-    refined with the dear one; 0: queued with the whole heuristic."""
+    refined with the dear one; 0: queued with the whole heuristic.  Nodes
+    whose f reaches ``f_cap`` are not queued (A* given a known cost, see
+    :meth:`BestFirstSearch.cap_costs`; infinity: none)."""
     lazy = refine_every > 0
     cap = keys.shape[0]
     hcap = hf.shape[0]
@@ -99,6 +109,9 @@ def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
             if refined > f:
                 stats[RAISED] += 1
                 f = refined
+                if f >= f_cap:
+                    stats[CAPPED] += 1
+                    continue
                 # Still first in the queue: expanded now, not queued again.
                 if stats[OPEN] > 0 and (hf[0] < f or (hf[0] == f and hg[0] > gn)):
                     stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN], f, gn, node)
@@ -113,7 +126,10 @@ def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
                 # reaches that cost (every f taken is at most α × optimal).
                 cost = gn + kernel_heuristic(params, keys[node])
                 if cost > f:
-                    stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN], cost, gn, node)
+                    if cost >= f_cap:
+                        stats[CAPPED] += 1
+                    else:
+                        stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN], cost, gn, node)
                     continue
             stats[GOAL] = node
             return SOLVED
@@ -134,6 +150,12 @@ def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
                 h = kernel_first_bound(params, out_keys[i])
             else:
                 h = kernel_heuristic(params, out_keys[i])
+            fc = g_weight * ng + h_weight * h
+            if fc >= f_cap and h < DEAD:
+                # No path through it costs less than the known cost: neither
+                # stored nor queued (reached again more cheaply, it is looked at again).
+                stats[CAPPED] += 1
+                continue
             if idx < 0:
                 idx = stats[NODES]
                 copy_key(keys[idx], out_keys[i])
@@ -150,8 +172,10 @@ def best_first_chunk(params, keys, g, parent, closed, slots, hf, hg, hn,
             g[idx] = ng
             parent[idx] = node
             closed[idx] = 0
-            stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN], g_weight * ng + h_weight * h, ng,
-                                    -idx - 1 if lazy else idx)
+            stats[OPEN] = heap_push(hf, hg, hn, stats[OPEN], fc, ng, -idx - 1 if lazy else idx)
+    if stats[CAPPED] > 0 and f_cap > fstats[F_LOWER]:
+        # Every node under the cap was expanded, none a goal: the cap bounds the optimum.
+        fstats[F_LOWER] = f_cap
     return EXHAUSTED
 
 
@@ -172,6 +196,8 @@ class BestFirstSearch:
         self.lazy = (not greedy and self.weight == 1.0 and puzzle.lazy_bound)
         #: refine every n-th unrefined node taken (0: not lazy)
         self.refine_every = 1 if self.lazy else 0
+        #: A* given a known cost: nodes whose f reaches it are not queued.
+        self.f_cap = np.inf
         self._window_start = (0, 0)     # REFINED, RAISED at the last look
         self.store = NodeStore(puzzle.key_words)
         self.closed = np.zeros(self.store.capacity, dtype=np.uint8)
@@ -210,8 +236,17 @@ class BestFirstSearch:
         return best_first_chunk(self.puzzle.params, st.keys, st.g, st.parent,
                                 self.closed, st.slots, hp.f, hp.g, hp.node,
                                 self.stats, self.fstats, self.g_weight,
-                                self.h_weight, self.requeue_goals, self.refine_every, budget,
-                                *self.buffers)
+                                self.h_weight, self.requeue_goals, self.refine_every,
+                                self.f_cap, budget, *self.buffers)
+
+    def cap_costs(self, cost: float) -> None:
+        """A solution of ``cost`` is known (``Limits.cost_below``): A* need
+        not queue a node whose f reaches it, since no path through it is
+        cheaper (memory and time saved; the lower bound proves the known
+        solution optimal as before).  Only A* over an admissible bound
+        caps, and only ever lower: nodes left out are not queued again."""
+        if self.lower_bound() is not None:
+            self.f_cap = min(self.f_cap, float(cost))
 
     def _watch_refinements(self) -> None:
         """Refine every node, or a sample, as the last window's share of
@@ -253,14 +288,18 @@ class BestFirstSearch:
         return [self.store.keys[i].copy() for i in self.store.path_to(int(self.stats[GOAL]))]
 
     def report(self) -> dict:
-        """Lazy A*'s figures (empty when it does not defer): the nodes whose
+        """Lazy A*'s figures (none when it does not defer): the nodes whose
         dear bound was computed, of those the ones whose f it raised or that
         it proved dead, and whether it refines every node (1) or samples
-        (:data:`SAMPLE_EVERY`) at the end."""
-        if not self.lazy:
-            return {}
-        return {"refined": int(self.stats[REFINED]), "refined_raised": int(self.stats[RAISED]),
-                "refine_every": self.refine_every}
+        (:data:`SAMPLE_EVERY`) at the end; with a known cost, the nodes left
+        out (``capped``, :meth:`cap_costs`)."""
+        out = {}
+        if self.lazy:
+            out.update(refined=int(self.stats[REFINED]), refined_raised=int(self.stats[RAISED]),
+                       refine_every=self.refine_every)
+        if self.f_cap < np.inf:
+            out["capped"] = int(self.stats[CAPPED])
+        return out
 
     def lower_bound(self) -> float | None:
         """The largest f expanded so far bounds the optimum (A* only)."""

@@ -88,6 +88,10 @@ class BidirectionalSearch(PortfolioSearch):
         """The forward search's bound."""
         return self.members[1].engine.lower_bound()
 
+    def cap_costs(self, cost: float) -> None:
+        """The forward search's cap (:meth:`BestFirstSearch.cap_costs`)."""
+        self.members[1].engine.cap_costs(cost)
+
     def report(self) -> dict:
         """The portfolio's figures, and the backward search's last share."""
         out = super().report()

@@ -54,7 +54,7 @@ OPEN = 3          #: open-list entries (or IDA* stack depth)
 GOAL = 4          #: index of the goal node (engine-specific meaning)
 HEAD = 5          #: BFS: next node to expand
 PRUNED = 6        #: successors dropped as dead by the heuristic
-N_STATS = 10
+N_STATS = 11
 
 # Slots of the float64 ``fstats`` array.
 F_LAST = 0        #: f of the last expanded node (best-first) / depth (BFS)

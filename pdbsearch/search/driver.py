@@ -142,6 +142,9 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
     # An engine with helper threads (the fess portfolio) stops them however
     # the loop ends: a limit, Ctrl-C or an exception.
     stop_helpers = getattr(engine, "stop", None)
+    cap_costs = getattr(engine, "cap_costs", None)
+    if limits.cost_below is not None and cap_costs is not None:
+        cap_costs(limits.cost_below)
     with sigint_handler(interrupt.note):
         try:
             while True:
@@ -160,13 +163,17 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
                 if code == RUNNING:
                     budget = next_budget(budget, now - t_chunk, CHUNK_SECONDS)
                 bar.update(now - start, engine)
-                if code in (SOLVED, EXHAUSTED):
+                if code == SOLVED:
+                    break
+                if _bound_reached(engine, limits):     # a proof, before any limit
+                    # (also when an A* that left out the nodes at or past the
+                    # known cost has run out of the others)
+                    code, stop_reason = RUNNING, "bound"
+                    break
+                if code == EXHAUSTED:
                     break
                 if code == STALLED:
                     stop_reason = "incomplete"
-                    break
-                if _bound_reached(engine, limits):     # a proof, before any limit
-                    stop_reason = "bound"
                     break
                 if interrupt.requested or take_interrupt_note():   # (or one numba lost)
                     stop_reason = "interrupted"

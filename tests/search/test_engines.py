@@ -10,7 +10,11 @@ from pdbsearch.errors import PdbsearchError
 from pdbsearch.hakoiri import HakoiriPuzzle, parse_board
 from pdbsearch.hakoiri.vocabulary import METRICS as METRIC_TABLE
 from pdbsearch.hakoiri.generator import Recipe, random_board
+from pdbsearch.puzzle import DEAD
 from pdbsearch.search import ALGORITHMS, Limits, Status, explore, solve
+from pdbsearch.search.bestfirst import BestFirstSearch
+from pdbsearch.search.common import NODES, evaluate_heuristic
+from pdbsearch.search.driver import run_engine
 
 METRICS = METRIC_TABLE.names
 
@@ -177,3 +181,33 @@ def test_a_known_cost_stops_the_optimal_searches_at_their_lower_bound(seed, metr
                 # Stopped before any chunk: IDA* opens its root frame when
                 # its kernels are loaded, nothing more.
                 assert result.expanded <= (1 if algo == "idastar" else 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**9), metric=st.sampled_from(METRICS))
+def test_astar_given_a_known_cost_stores_no_node_at_or_past_it(seed, metric):
+    """With ``cost_below``, A* stores no node whose f reaches it (bar the
+    start and the nodes proved dead): a cost above the optimum leaves the
+    optimum to be found; at the optimum itself, A* runs out of the nodes
+    under it and so proves the bound."""
+    board = small_board(seed)
+    optimum = solve(HakoiriPuzzle(board, metric, "zero"), "bfs").cost
+    if optimum is None or optimum == 0:
+        return
+    for known in (optimum + 1, optimum):
+        puzzle = HakoiriPuzzle(board, metric, "simple")
+        engine = BestFirstSearch(puzzle, 1.0)
+        result = run_engine(puzzle, engine, algo="astar", weight=1.0, bound=1.0,
+                            limits=Limits(cost_below=known), progress=False)
+        if known > optimum:
+            assert result.status is Status.SOLVED and result.cost == optimum
+        else:
+            assert result.status is Status.LIMIT and result.stop_reason == "bound"
+            assert result.lower_bound == optimum
+        keys, g = engine.store.keys, engine.store.g
+        for i in range(1, int(engine.stats[NODES])):
+            h = int(evaluate_heuristic(puzzle.params, keys[i]))
+            assert h >= DEAD or g[i] + h < known
+        # (nothing to leave out when the start's own bound proved the optimum)
+        assert engine.report()["capped"] > 0 or result.status is Status.SOLVED \
+            or result.expanded == 0

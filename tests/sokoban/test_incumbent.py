@@ -82,6 +82,10 @@ def test_the_fast_solver_is_asked_and_the_search_proves_the_optimum(algo, finder
         assert report["cost"] == result.cost
     else:
         assert report["cost"] >= result.cost     # A* found the optimum itself
+    if algo == "astar" and report.get("proved_by") != "shortening":
+        # A* went on with the solution's cost as its cap (the perimeter's
+        # forward search, which left out the nodes at or past it)
+        assert result.extra["astar"]["capped"] >= 0
 
 
 def test_astar_solves_alone_what_it_solves_in_its_first_share():
