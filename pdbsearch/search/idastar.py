@@ -310,7 +310,9 @@ class IterativeDeepeningSearch:
 
     def load_kernels(self) -> None:
         """Compile or load every kernel a run may call (see the driver)."""
-        self.run(0)
+        # On a scratch engine: a zero budget still opens the root's frame,
+        # which would count as an expansion of this one.
+        IterativeDeepeningSearch(self.puzzle, 0).run(0)
         empty = tuple(a[:0] for a in self._tables())
         _tt_rehash(*empty, *empty)
         _tt_relocate_path(self.root, self.sk, self.fpos, self.tslot, -1,
