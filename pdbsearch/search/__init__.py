@@ -219,14 +219,22 @@ def warm_up(puzzle: Puzzle, algo: str | None = None, weight: float | None = None
     these settings calls, in this process (a run of levels does it before
     its children fork, so that none loads them again): a search of one
     node, then the shortening's kernels when its solution would be
-    shortened.  Not the kernels of A*'s fast solver (:mod:`.incumbent`):
-    most levels A* solves never ask it, and a level that does loads them
-    then, outside its time limit.  Returns the one-node search's result."""
+    shortened, and those of A*'s fast solver (:mod:`.incumbent`) when it
+    has one: compiled in a worker, they would count against the job's
+    deadline, which a cold cache outlasts.  Returns the one-node search's
+    result."""
     algo, weight = choose_algorithm(algo, weight)
     result = solve(puzzle, algo, weight, Limits(nodes=1), shorten=shorten)
-    optimal = ALGORITHMS[algo].guarantee(puzzle, weight) == 1.0
-    if shorten > 0 and not optimal and result.stop_reason != "interrupted":
+    if result.stop_reason == "interrupted":
+        return result
+    spec = ALGORITHMS[algo]
+    optimal = spec.guarantee(puzzle, weight) == 1.0
+    if shorten > 0 and not optimal:
         load_shortening_kernels(puzzle, shorten)
+    finder = puzzle.incumbent_finder() if spec.with_incumbent and optimal else None
+    if finder is not None:
+        fast, copy = finder
+        warm_up(copy, fast, shorten=shorten)
     return result
 
 

@@ -136,3 +136,21 @@ def test_a_collection_shows_where_the_optimum_lies_when_astar_stops():
     rows = summary_table(records).splitlines()[2:4]
     assert f" {pushes.lower_bound:g}..{pushes.upper_bound} " in rows[0]
     assert f" >={moves.lower_bound:g} " in rows[1]
+
+
+@pytest.mark.parametrize("algo, metric, searches", [
+    ("astar", "pushes", ["astar", "fess"]), ("idastar", "pushes", ["idastar", "fess"]),
+    ("astar", "moves", ["astar"]), ("wastar", "pushes", ["wastar"])])
+def test_a_warm_up_loads_the_fast_solvers_kernels_for_the_searches_that_ask_it(
+        monkeypatch, algo, metric, searches):
+    """A run of levels warms up before its children fork: the fast
+    solver's kernels too when the search asks it (compiled in a child, they
+    would count against the job's deadline)."""
+    import pdbsearch.search as search
+    ran = []
+    solve_one = search.solve
+    monkeypatch.setattr(search, "solve", lambda puzzle, algo, *a, **k: ran.append(algo)
+                        or solve_one(puzzle, algo, *a, **k))
+    search.warm_up(SokobanPuzzle(microban(LEVEL), metric, "matching"), algo, 2.0
+                   if algo == "wastar" else None)
+    assert ran == searches
