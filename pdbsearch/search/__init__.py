@@ -56,6 +56,13 @@ class Algorithm:
             return None
         return float(weight) if self.uses_weight else 1.0
 
+    def incumbent_finder(self, puzzle: Puzzle, weight: float):
+        """``(algo, puzzle copy)`` of the fast solver this search asks for
+        an upper bound on ``puzzle`` (:mod:`.incumbent`), or None."""
+        if not self.with_incumbent or self.guarantee(puzzle, weight) != 1.0:
+            return None
+        return puzzle.incumbent_finder()
+
 
 ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
     Algorithm("bfs", "breadth-first search (optimal for unit costs, no heuristic)",
@@ -197,7 +204,7 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     bound = spec.guarantee(puzzle, weight)
     if spec.beside_backward and bound is not None:
         engine = beside_backward_search(puzzle, engine, member_label(algo, weight), limits)
-    finder = puzzle.incumbent_finder() if spec.with_incumbent and bound == 1.0 else None
+    finder = spec.incumbent_finder(puzzle, weight)
     if finder is not None:
         fast, copy = finder
         result = optimal_with_incumbent(
@@ -231,7 +238,7 @@ def warm_up(puzzle: Puzzle, algo: str | None = None, weight: float | None = None
     optimal = spec.guarantee(puzzle, weight) == 1.0
     if shorten > 0 and not optimal:
         load_shortening_kernels(puzzle, shorten)
-    finder = puzzle.incumbent_finder() if spec.with_incumbent and optimal else None
+    finder = spec.incumbent_finder(puzzle, weight)
     if finder is not None:
         fast, copy = finder
         warm_up(copy, fast, shorten=shorten)

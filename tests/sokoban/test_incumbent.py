@@ -1,8 +1,9 @@
 """A* and IDA* with an upper bound from a fast solver
-(:mod:`pdbsearch.search.incumbent`), against our plain-Python push BFS: the optimum exactly when the BFS finds
-a solution, "unsolvable" exactly when it finds none, whatever the fast
-solver returned (an optimal solution, a longer one, none), and every
-solution replayed by the independent checker.
+(:mod:`pdbsearch.search.incumbent`), against our plain-Python push BFS:
+the optimum exactly when the BFS finds a solution, "unsolvable" exactly
+when it finds none, whatever the fast solver returned (an optimal
+solution, a longer one, none), and every solution replayed by the
+independent checker.
 
 The search runs alone first for a share of the time limit; most of these
 tests set that share to nothing, so that the fast solver is asked before
