@@ -159,7 +159,7 @@ def choose_algorithm(algo: str | None = None, weight: float | None = None) -> tu
 
 def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
           limits: Limits | None = None, progress: bool = False,
-          shorten: int = DEFAULT_SHORTCUT_DEPTH, shorten_all: bool = False) -> SearchResult:
+          shorten: int = DEFAULT_SHORTCUT_DEPTH) -> SearchResult:
     """Solve ``puzzle``; ``algo`` and ``weight`` as :func:`choose_algorithm`
     decides; see :class:`SearchResult`.
 
@@ -167,9 +167,8 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     stretches of its path re-solved by A* where the domain can pose them,
     then shortcuts of at most ``shorten`` moves between its positions; 0:
     kept as found), for as long again as the search took (at least 1 s)
-    and within the time limit, or with ``shorten_all`` for all that the
-    limits leave (A*'s fast solver does: its limits are its share of A*'s);
-    the result's ``extra["shortened"]`` says what that did.
+    and within the time limit; the result's ``extra["shortened"]`` says
+    what that did.
     """
     if shorten < 0:
         raise PdbsearchError(f"the shortcut depth must be 0 (off) or more moves, not {shorten}")
@@ -209,8 +208,7 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     if finder is not None:
         fast, copy = finder
         result = optimal_with_incumbent(
-            puzzle, engine, algo, fast, lambda own: solve(copy, fast, limits=own, shorten=shorten,
-                                             shorten_all=True),
+            puzzle, engine, algo, fast, lambda own: solve(copy, fast, limits=own, shorten=shorten),
             limits=limits, progress=progress)
     else:
         result = run_engine(puzzle, engine, algo=algo, weight=weight, bound=bound,
@@ -218,9 +216,7 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     result.setup_seconds = setup_seconds
     result.compile_seconds += setup_compile_seconds
     if shorten > 0 and result.status is Status.SOLVED and result.bound != 1.0:
-        deadline = shortening_deadline(result, limits.time_seconds, limits.cpu_seconds,
-                                       use_all=shorten_all)
-        shorten_result(puzzle, result, shorten, deadline)
+        shorten_result(puzzle, result, shorten, shortening_deadline(result, limits.time_seconds))
     return result
 
 

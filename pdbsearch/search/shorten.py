@@ -463,23 +463,13 @@ def _load_kernels(puzzle: Puzzle, work: _Workspace, segment: Puzzle | None) -> f
     return time.perf_counter() - started
 
 
-def shortening_deadline(result: SearchResult, time_limit: float | None,
-                        cpu_limit: float | None = None, *, use_all: bool = False) -> float:
+def shortening_deadline(result: SearchResult, time_limit: float | None) -> float:
     """When the shortening of ``result`` stops (``time.perf_counter()``): as
     long again as its search took (at least :data:`LEAST_SECONDS`), and not
-    past what the search left of ``time_limit`` (seconds of search) or of
-    ``cpu_limit`` (CPU seconds; the shortening runs on one thread, so a wall
-    second costs at most one CPU second).  With ``use_all``, all that the
-    limits leave (when they leave anything to measure): for a search whose
-    own time is a share of a larger one (A*'s fast solver, whose cheaper
-    solution is what ends A*'s proof)."""
+    past what the search left of ``time_limit`` (seconds of search)."""
     budget = max(LEAST_SECONDS, result.seconds)
-    left = [limit - spent for limit, spent in ((time_limit, result.seconds),
-                                                (cpu_limit, result.cpu_seconds))
-            if limit is not None]
-    if left:
-        rest = max(0.0, min(left))
-        budget = rest if use_all else min(budget, rest)
+    if time_limit is not None:
+        budget = min(budget, max(0.0, time_limit - result.seconds))
     return time.perf_counter() + budget
 
 

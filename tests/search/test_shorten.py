@@ -22,9 +22,8 @@ from hypothesis import strategies as st
 from pdbsearch.hakoiri import HakoiriPuzzle
 from pdbsearch.search import Limits, Status, solve
 from pdbsearch.search.common import expand_into, successor_buffers
-from pdbsearch.search.result import SearchResult
-from pdbsearch.search.shorten import (LEAST_SECONDS, WINDOW_WIDTHS, _Workspace, index_path,
-                                      shorten, shorten_result, shortening_deadline)
+from pdbsearch.search.shorten import (WINDOW_WIDTHS, _Workspace, index_path, shorten,
+                                      shorten_result)
 from pdbsearch.search.store import empty_slots
 from pdbsearch.sokoban import check_solution
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
@@ -205,25 +204,6 @@ def test_a_shortening_past_its_deadline_keeps_the_solution_it_had():
     codes, report = shorten(puzzle, steps, 2, deadline=time.perf_counter() - 1)
     assert not report.finished and report.after == report.before == len(steps)
     assert codes == [s.code for s in steps]
-
-
-@pytest.mark.parametrize("seconds, cpu, time_limit, cpu_limit, use_all, budget", [
-    (3.0, 3.0, None, None, False, 3.0),          # as long again as the search
-    (0.2, 0.2, None, None, False, LEAST_SECONDS),  # at least LEAST_SECONDS
-    (3.0, 3.0, 5.0, None, False, 2.0),           # never past the time limit
-    (3.0, 5.5, None, 6.0, False, 0.5),           # nor past the CPU limit
-    (3.0, 3.0, 20.0, None, True, 17.0),          # use_all: what the limits leave
-    (3.0, 5.0, 20.0, 9.0, True, 4.0),            # the smaller of the two
-    (3.0, 3.0, None, None, True, 3.0),           # no limit: as without use_all
-    (6.0, 6.0, 5.0, None, True, 0.0),            # nothing left
-])
-def test_the_shortening_deadline_takes_what_the_search_and_its_limits_leave(
-        seconds, cpu, time_limit, cpu_limit, use_all, budget):
-    result = SearchResult(status=Status.SOLVED, algo="greedy", weight=1.0, domain="sokoban",
-                          metric="pushes", heuristic="pdb", seconds=seconds, cpu_seconds=cpu)
-    before = time.perf_counter()
-    deadline = shortening_deadline(result, time_limit, cpu_limit, use_all=use_all)
-    assert before + budget <= deadline <= time.perf_counter() + budget
 
 
 def test_an_optimal_result_is_not_shortened_and_a_depth_below_zero_is_refused():

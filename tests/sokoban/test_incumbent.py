@@ -89,32 +89,6 @@ def test_the_fast_solver_is_asked_and_the_search_proves_the_optimum(algo, finder
         assert result.extra["astar"]["capped"] >= 0
 
 
-@pytest.mark.usefixtures("finder_first")
-def test_the_fast_solvers_solution_is_shortened_for_all_its_share_leaves(monkeypatch):
-    """A cheaper incumbent is what ends A*'s proof: the fast solver's
-    shortening takes what its share of the time leaves, not only as long
-    again as its search took; A*'s own (optimal) solution is not shortened."""
-    import pdbsearch.search as search
-    calls = []
-
-    def spy(result, time_limit, cpu_limit=None, *, use_all=False):
-        calls.append((use_all, time_limit, cpu_limit))
-        return real(result, time_limit, cpu_limit, use_all=use_all)
-
-    real = search.shortening_deadline
-    monkeypatch.setattr(search, "shortening_deadline", spy)
-    level = microban(LEVEL)
-    puzzle = _with_finder(SokobanPuzzle(level, "pushes", "matching"), "greedy")
-    result = solve(puzzle, "astar", limits=Limits(time_seconds=20, cpu_seconds=30, threads=1))
-    _check(level, result, puzzle)
-    # the finder's limits are its share (incumbent.FINDER_SHARE) of A*'s
-    # (less the few milliseconds its tables took)
-    [(use_all, time_limit, cpu_limit)] = calls
-    assert use_all
-    assert time_limit == pytest.approx(20 * incumbent.FINDER_SHARE, abs=0.2)
-    assert cpu_limit == pytest.approx(30 * incumbent.FINDER_SHARE, abs=0.2)
-
-
 def test_astar_solves_alone_what_it_solves_in_its_first_share():
     result = solve(SokobanPuzzle(microban(LEVEL), "pushes", "matching"), "astar",
                    limits=Limits(time_seconds=20, threads=1))
