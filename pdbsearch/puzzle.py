@@ -301,6 +301,13 @@ class Puzzle(ABC):
         params for it (Sokoban learns deadlocks only where that pays).
         Nothing by default."""
 
+    def make_unit_costs(self) -> bool:
+        """Make every move cost 1, where the domain can without losing a
+        solution or an optimum (for BFS, which counts moves); True when
+        every move then costs 1.  By default nothing changes:
+        :attr:`unit_costs` answers."""
+        return self.unit_costs
+
     def check_algorithm(self, algo: str) -> None:
         """Raise :class:`~pdbsearch.errors.PdbsearchError` when this puzzle
         cannot be searched by ``algo`` (called before any table is built);

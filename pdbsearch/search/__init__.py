@@ -174,7 +174,7 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
         raise PdbsearchError(f"the shortcut depth must be 0 (off) or more moves, not {shorten}")
     algo, weight = choose_algorithm(algo, weight)
     spec = ALGORITHMS[algo]
-    if spec.needs_unit_costs and not puzzle.unit_costs:
+    if spec.needs_unit_costs and not puzzle.make_unit_costs():
         raise PdbsearchError(f"{algo} is optimal only when every move costs 1; "
                              f"use astar (with heuristic zero for Dijkstra)")
     puzzle.check_algorithm(algo)

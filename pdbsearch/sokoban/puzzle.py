@@ -219,6 +219,18 @@ class SokobanPuzzle(Puzzle):
             self.params = self.params._replace(perimeter=no_perimeter(self.key_words))
         self.perimeter = None
 
+    def make_unit_costs(self) -> bool:
+        """Under pushes, switch the tunnel macros off for good on this
+        puzzle (each push a move of its own, as without them: the macros
+        only save the search the positions inside a tunnel), so that BFS
+        may run; under moves a move costs its walk, and nothing changes."""
+        if not self.unit_costs and self.metric == "pushes" and self.macros:
+            self.macros = False
+            self.unit_costs = True
+            if self._params is not None:
+                self.params = self.params._replace(macros=0)
+        return self.unit_costs
+
     # -- keys -------------------------------------------------------------
 
     def key_of(self, boxes, player: int) -> np.ndarray:

@@ -9,7 +9,6 @@ import numba as nb
 import numpy as np
 import pytest
 
-from pdbsearch.errors import PdbsearchError
 from pdbsearch.puzzle import DEAD
 from pdbsearch.pdb.learned import stored_patterns
 from pdbsearch.search import Status, solve
@@ -67,12 +66,23 @@ def test_macro_solutions_replay_push_by_push_and_stay_optimal():
     assert check_solution(level, lurd) == (7, len(lurd))
 
 
-def test_bfs_needs_single_pushes_when_macros_may_cost_more():
+@pytest.mark.parametrize("prepared", [False, True])
+def test_bfs_switches_the_macros_off_for_single_pushes(prepared):
+    """BFS counts moves, and a macro costs its pushes: under pushes the
+    puzzle gives its macros up for BFS (before or after its tables were
+    made), and BFS finds the optimum push by push."""
     level = xsb(LONG_TUNNEL)
-    with pytest.raises(PdbsearchError, match="every move costs 1"):
-        solve(SokobanPuzzle(level, heuristic="zero"), "bfs")
-    plain = SokobanPuzzle(level, heuristic="zero", rules=Rules(tunnel_macros=False))
-    assert solve(plain, "bfs").cost == 7
+    puzzle = SokobanPuzzle(level, heuristic="zero")
+    assert not puzzle.unit_costs
+    if prepared:
+        assert puzzle.params.macros == 1
+    result = solve(puzzle, "bfs")
+    assert puzzle.unit_costs and puzzle.params.macros == 0
+    assert result.status is Status.SOLVED and result.optimal
+    assert result.cost == len(result.steps) == bfs_min_pushes(level) == 7
+    assert check_solution(level, "".join(s.text for s in result.steps))[0] == 7
+    # A* on the same puzzle afterwards: single pushes, the same optimum
+    assert solve(puzzle, "astar").cost == 7
     # no macros under the moves metric (not proven there): unit costs are moot
     assert SokobanPuzzle(level, "moves", "zero").params.macros == 0
 
