@@ -36,7 +36,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
+from pdbsearch.batch.levels import cost_or_bounds
 from pdbsearch.cli.options import positive_float, positive_int, positive_int_list
 from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import machine_info
@@ -112,15 +114,12 @@ def _start(name: str, code: Path, levels: Path, work: Path, args, extra: list[st
 
 
 def _cost(level: dict) -> str:
-    """A level's cost as the tables show it: pushes, ``L..U``, ``>=L`` or ``-``."""
-    if level["status"] == "solved":
-        return str(level["pushes"])
-    low, high = level.get("lower_bound"), level.get("upper_bound")
-    if low is not None and high is not None:
-        return f"{low:g}..{high:g}"
-    if low is not None:
-        return f">={low:g}"
-    return "-"
+    """A level's cost as ``levels`` shows it (:func:`cost_or_bounds`):
+    pushes, ``L..U``, ``>=L`` or ``-``."""
+    record = SimpleNamespace(solved=level["status"] == "solved",
+                             lower_bound=level.get("lower_bound"),
+                             upper_bound=level.get("upper_bound"))
+    return cost_or_bounds(record, level["pushes"])
 
 
 def compare_runs(runs: dict[str, list[dict]]) -> dict:

@@ -115,8 +115,12 @@ class SokobanPuzzle(Puzzle):
         self.macros = self.rules.tunnel_macros and self.metric == "pushes"
         self.tunnel = (tunnel_axes(level, self.region) if self.rules.tunnels or self.macros
                        else np.zeros(n_grid, np.int8))
-        # A macro costs its pushes: BFS, which counts edges, is then not optimal.
-        self.unit_costs = self.metric == "pushes" and not (self.macros and self.tunnel.any())
+
+    @property
+    def unit_costs(self) -> bool:
+        """True when every move costs 1: under pushes, unless a tunnel
+        macro (which costs its pushes) may be taken; never under moves."""
+        return self.metric == "pushes" and not (self.macros and self.tunnel.any())
 
     @property
     def lazy_bound(self) -> bool:
@@ -224,9 +228,8 @@ class SokobanPuzzle(Puzzle):
         puzzle (each push a move of its own, as without them: the macros
         only save the search the positions inside a tunnel), so that BFS
         may run; under moves a move costs its walk, and nothing changes."""
-        if not self.unit_costs and self.metric == "pushes" and self.macros:
+        if not self.unit_costs and self.metric == "pushes":
             self.macros = False
-            self.unit_costs = True
             if self._params is not None:
                 self.params = self.params._replace(macros=0)
         return self.unit_costs
