@@ -222,6 +222,11 @@ def main(argv=None) -> int:
                 sys.stderr.write(log.read_text())
                 print(f"bench_sokoban_ab: the run of {name} failed (exit {process.returncode})",
                       file=sys.stderr)
+                # The other run would go on writing into a deleted folder.
+                for _, other, _, _ in started:
+                    if other.poll() is None:
+                        other.kill()
+                        other.wait()
                 return 1
             raw[name] = json.loads(out.read_text())
             runs[name] = raw[name]["sets"][SET]["levels"]

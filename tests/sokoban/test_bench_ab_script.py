@@ -4,6 +4,7 @@ records, its table, and what it refuses as a code to run."""
 from __future__ import annotations
 
 import argparse
+import os
 
 import pytest
 
@@ -59,3 +60,38 @@ def test_a_code_needs_the_package_and_the_harness(tmp_path):
         ab.parse_code(f"x={tmp_path}")
     name, path = ab.parse_code(f"here={ab.ROOT}")
     assert name == "here" and path == ab.ROOT
+
+
+def _fake_code(root, harness_source):
+    """A code folder with an empty package and a harness of our own."""
+    (root / "pdbsearch").mkdir(parents=True)
+    (root / "pdbsearch" / "__init__.py").write_text("")
+    (root / "scripts").mkdir()
+    (root / "scripts" / "bench_sokoban_solving.py").write_text(harness_source)
+    return root
+
+
+def test_a_failed_run_stops_the_other(tmp_path, capsys):
+    """When one run fails, the other is killed, not left running in a
+    deleted folder."""
+    ab = script_module("bench_sokoban_ab")
+    pid_file = tmp_path / "slow.pid"
+    # The failing run fails once the slow one is running (it wrote its pid).
+    failing = _fake_code(tmp_path / "failing", "import os, time\n"
+                         "for _ in range(600):\n"
+                         f"    if os.path.exists({str(pid_file)!r}): break\n"
+                         "    time.sleep(0.05)\n"
+                         "raise SystemExit(1)\n")
+    slow = _fake_code(tmp_path / "slow", "import os, time\n"
+                      f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+                      "time.sleep(120)\n")
+    levels = tmp_path / "levels.txt"
+    levels.write_text("#####\n#@$.#\n#####\n")
+    argv = ["--code", f"failing={failing}", "--code", f"slow={slow}", "--levels", str(levels),
+            "--json", str(tmp_path / "out.json")]
+    assert ab.main(argv) == 1
+    pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert "the run of failing failed" in capsys.readouterr().err
+    assert not (tmp_path / "out.json").exists()
