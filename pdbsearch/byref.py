@@ -53,7 +53,7 @@ class ParamsRefType(types.Type):
 
     def __init__(self, instance_class: type, fields: tuple):
         #: The NamedTuple class this struct stands for (the kernel registries
-        #: of :mod:`pdbsearch.puzzle` and :mod:`pdbsearch.search.fess` look
+        #: of :mod:`pdbsearch.puzzle` and :mod:`pdbsearch.search.fess_protocol` look
         #: it up, as they do on a tuple's type).
         self.instance_class = instance_class
         self.fields = tuple((name, types.unliteral(t)) for name, t in fields)

@@ -107,7 +107,7 @@ def jitted_only(**options) -> Callable:
     fess`` run compiles dozens of such kernels (``scripts/bench_compile.py``).
     A call from Python raises TypeError (numba itself would crash: it has no
     entry point for such a function); Python reaches these kernels through a
-    jitted function (e.g. :func:`pdbsearch.search.fess.stuck_check_once`).
+    jitted function (e.g. :func:`pdbsearch.search.fess_protocol.stuck_check_once`).
     """
     options = {"cache": True, **options, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 

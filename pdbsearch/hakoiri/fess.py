@@ -1,4 +1,4 @@
-"""Hakoiri on the FESS protocol (:mod:`pdbsearch.search.fess`).
+"""Hakoiri on the FESS protocol (:mod:`pdbsearch.search.fess_protocol`).
 
 A FESS move is one move of the board's metric (already a macro under the
 straight and free metrics).  The features, smaller is better:
@@ -22,7 +22,7 @@ import numpy as np
 
 from ..puzzle import DEAD, kernel_jit
 from ..search.common import move_between
-from ..search.fess import GOAL_CHILD, FessDomain, register_fess_kernels
+from ..search.fess_protocol import GOAL_CHILD, FessDomain, register_fess_kernels
 from .bounds import heuristic
 from .kernels import (MOVE_BASE, VERTICAL, HakoiriParams, clear_code, decode,
                       expand as expand_moves, find_square, get_code, is_goal, set_code)

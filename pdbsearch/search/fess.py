@@ -13,46 +13,10 @@ move with the least *accumulated weight* is taken, where a move weighs 0
 when an advisor recommends it and 1 otherwise.  Time is shared among the
 discovered cells, so the search cannot drown in one plateau of a heuristic.
 
-**The domain protocol.**  A domain supplies its features and macro moves
-through jitted kernels registered for its params class with
-:func:`register_fess_kernels` (dispatched at compile time like the kernels
-of :mod:`pdbsearch.puzzle`, so numba's on-disk cache works):
-
-``expand(p, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank, out_flags) -> n``
-    The macro moves of the position ``key``: child ``i`` has the key
-    ``out_keys[i]``, an opaque int64 descriptor ``out_desc[i]`` from which
-    :func:`fess_child_key` rebuilds the key later (children are stored as
-    descriptors, not keys, until they are chosen), the cost ``out_cost[i]``
-    (e.g. pushes), the features ``out_feat[i, :F]`` (smaller is better; the
-    first ``cell_features`` of them name the cell), the rank
-    ``out_rank[i]`` in ``[0, 2**62)`` (the domain's whole quality order,
-    smaller is better: used to pick the best ancestor, to break ties
-    between moves and to find the best cell) and ``out_flags[i]``
-    (:data:`ADVISED`: a domain advisor recommends it; :data:`GOAL_CHILD`: a
-    goal).  It also writes the position's own rank and features into
-    ``self_info`` (``[rank, f0, f1, ...]``).  Cheap deadlock tests belong
-    here (a dead child is simply not written).
-``child_key(p, parent_key, desc, out_key)``
-    The key of the child with descriptor ``desc``.
-``late_check(p, key) -> bool``
-    True when the position is dead: the expensive tests, run only on the
-    move chosen for expansion (Festival's lazy deadlock check).
-``stuck_check(p, key, again) -> int`` (optional)
-    :data:`PROVED_DEAD` when the position is dead, by a costlier test that
-    may learn something (Festival's stuck patterns); the engine asks it of
-    a position once :data:`SUBTREE_CHECK` expansions have been made under
-    it, and a dead verdict drops the position's whole subtree.
-    :data:`NOT_PROVED` when it proves nothing; :data:`ASK_LATER` when a
-    test could not run for want of budget.  The engine then keeps the
-    position among the :data:`MAX_DEFERRED` best-ranked ones deferred and
-    asks again (``again`` = 1: the domain may skip what it ran the first
-    time) before the first test of a position ranked worse, and every
-    :data:`RETRY_EVERY` expansions.  So when tests are rationed, the best
-    positions get them: those are where the search keeps coming back, and
-    a dead one among them holds the whole search (the best position FESS
-    had reached on a level of 11 boxes, dead, proved so by 382 positions
-    of the probe, was never tested: the budget was spent when its
-    subtree reached the mark).
+The domain's side (features, macro moves, deadlock tests) is the protocol
+of :mod:`.fess_protocol`; the run's arrays and the heaps of the cells are
+in :mod:`.fess_space` (with what a node costs in memory); the stuck tests
+that drop dead subtrees are in :mod:`.fess_stuck`.
 
 The engine adds the generic *feature advisors* itself: for each feature,
 the best-ranked new child that improves it without worsening feature 0
@@ -60,579 +24,35 @@ the best-ranked new child that improves it without worsening feature 0
 only computes features already gets Festival's packing, connectivity and
 room advisors; special advisors (out-of-plan, opener, ...) set
 :data:`ADVISED` in the domain.
-
-The Python side of a domain is a :class:`FessDomain`, returned by the
-puzzle's ``fess_domain(limits)``: the params, the feature counts, the
-per-level preparation (run in slices inside the search's time, so limits
-and Ctrl-C hold during it) and the move codes of a macro edge for the
-replay.
-
-**Memory.**  Only expanded positions are stored as nodes: ``8 K + 53``
-bytes each (K key words; 8 K key, 4 g, 4 parent, 8 hash slots, 4 weight,
-8 best rank, 4 cell, 1 flags, 8 child cursor, 8 child end, 4 subtree
-size).  A generated
-child costs 20 bytes (8 descriptor, 8 weight and rank, 4 cost) until the
-search ends.  Each node with untried children has one 16-byte entry in its
-cell's heap (the heaps live in one arena with doubling segments, so up to
-twice that).  Children already expanded are dropped when generated.
-The deferred stuck tests take 12 bytes each, :data:`MAX_DEFERRED` of
-them at most.
 """
 
 from __future__ import annotations
 
 import time
-from typing import NamedTuple
 
 import numba as nb
 import numpy as np
-from numba.extending import overload
 
 from ..errors import PdbsearchError
-from ..puzzle import KERNEL_JIT_OPTIONS, copy_key, kernel_jit
+from ..puzzle import copy_key
 from .common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, F_LAST, GENERATED, GOAL,
                      GROW_NODES, NODES, N_FSTATS, N_STATS, OPEN, PRUNED, RUNNING, SOLVED,
                      STALLED)
+from .fess_protocol import (ADVISED, GOAL_CHILD, MAX_CELL_FEATURES, RANK_BITS, RANK_MASK,
+                            FessDomain, fess_child_key, fess_expand, fess_late_check)
+from .fess_space import (ARENA_TOP, BEST_CELL, BEST_NODE, BEST_OWN, BEST_RANK, BEST_RESETS,
+                         BEST_SINCE, CURSOR, DEFERRALS, DEFERRED_DEAD, DROPPED, GROW_ARENA,
+                         GROW_CELLS, GROW_EDGES, ITERATION, LAZY_DEAD, MAX_CAP, N_ADVISED,
+                         N_CELLS, N_DEFERRED, N_EDGES, N_FS, NO_RANK, NODE_DEAD, NODE_EXPANDED,
+                         STUCK, WASTED, Arena, Buffers, Cells, Deferred, Edges, Nodes, cell_of,
+                         cell_push, pack_features, rehash_cells, sift_down, sort_edges)
+from .fess_stuck import MAX_DEFERRED, RETRY_EVERY, count_subtrees, doomed, retry_deferred
 from .store import NodeStore, find_slot
 
-# -- the protocol ---------------------------------------------------------------
-
-#: ``out_flags`` bits of a child.
-ADVISED = 1       #: a domain advisor recommends this move (weight 0)
-GOAL_CHILD = 2    #: the child is a goal position
-
-#: Ranks are below 2**RANK_BITS; the move weight (0/1) sits above them.
-RANK_BITS = 62
-RANK_MASK = (1 << RANK_BITS) - 1
-#: Largest value of a cell feature (each takes 16 bits of the cell key).
-MAX_CELL_FEATURE = (1 << 16) - 1
-#: Most features that name a cell.
-MAX_CELL_FEATURES = 4
-
-#: Expansions under a position after which the domain's ``stuck_check``
-#: runs on it (Festival's 64).
-SUBTREE_CHECK = 64
-
-#: Verdicts of a domain's ``stuck_check``.
-NOT_PROVED = 0    #: no test proved the position dead
-PROVED_DEAD = 1   #: the position is dead
-ASK_LATER = 2     #: a test could not run now (its budget is spent)
-
-#: Most positions whose stuck test waits for budget (the best-ranked kept).
-MAX_DEFERRED = 64
-#: Expansions between two asks of the best deferred position (a power of two).
-RETRY_EVERY = 256
 #: Expansions without a better position after which the best cell's turns thin out.
 STALE_EXPANSIONS = 2048
 #: The best cell gets at least one turn in this many of its own.
 MAX_BEST_PERIOD = 8
-
-_KERNELS: dict[type, dict] = {}
-
-
-@kernel_jit
-def never_stuck(p, key, again):
-    """The ``stuck_check`` of a domain that has none."""
-    return NOT_PROVED
-
-
-def register_fess_kernels(params_class: type, *, expand, child_key, late_check,
-                          stuck_check=never_stuck) -> None:
-    """Register a domain's FESS kernels for its params class (see the
-    module docstring); call it at import time of the domain module."""
-    _KERNELS[params_class] = {"expand": expand, "child_key": child_key,
-                              "late_check": late_check, "stuck_check": stuck_check}
-
-
-def _lookup(params_type, name: str):
-    cls = getattr(params_type, "instance_class", None)
-    if cls not in _KERNELS:
-        raise TypeError(f"no FESS kernels registered for {params_type}")
-    return _KERNELS[cls][name]
-
-
-def fess_expand(p, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
-                out_flags):
-    """The domain's macro moves (dispatched inside numba)."""
-    raise NotImplementedError("only callable from jitted code")
-
-
-def fess_child_key(p, parent_key, desc, out_key):
-    """The domain's child key from a descriptor (dispatched inside numba)."""
-    raise NotImplementedError("only callable from jitted code")
-
-
-def fess_late_check(p, key):
-    """The domain's lazy deadlock check (dispatched inside numba)."""
-    raise NotImplementedError("only callable from jitted code")
-
-
-def fess_stuck_check(p, key, again):
-    """The domain's stuck test (dispatched inside numba)."""
-    raise NotImplementedError("only callable from jitted code")
-
-
-@overload(fess_expand, jit_options=KERNEL_JIT_OPTIONS, inline="always")
-def _overload_expand(p, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
-                     out_flags):
-    fn = _lookup(p, "expand")
-
-    def impl(p, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank, out_flags):
-        return fn(p, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
-                  out_flags)
-    return impl
-
-
-@overload(fess_child_key, jit_options=KERNEL_JIT_OPTIONS, inline="always")
-def _overload_child_key(p, parent_key, desc, out_key):
-    fn = _lookup(p, "child_key")
-
-    def impl(p, parent_key, desc, out_key):
-        fn(p, parent_key, desc, out_key)
-    return impl
-
-
-@overload(fess_late_check, jit_options=KERNEL_JIT_OPTIONS, inline="always")
-def _overload_late_check(p, key):
-    fn = _lookup(p, "late_check")
-
-    def impl(p, key):
-        return fn(p, key)
-    return impl
-
-
-@overload(fess_stuck_check, jit_options=KERNEL_JIT_OPTIONS, inline="always")
-def _overload_stuck_check(p, key, again):
-    fn = _lookup(p, "stuck_check")
-
-    def impl(p, key, again):
-        return fn(p, key, again)
-    return impl
-
-
-@nb.njit(**KERNEL_JIT_OPTIONS)
-def stuck_check_once(p, key, again=0):
-    """The domain's stuck test of one position (called from Python): its
-    verdict, :data:`PROVED_DEAD`, :data:`NOT_PROVED` or :data:`ASK_LATER`."""
-    return fess_stuck_check(p, key, again)
-
-
-@nb.njit(**KERNEL_JIT_OPTIONS)
-def expand_once(p, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
-                out_flags):
-    """The domain's FESS expansion of one position (called from Python:
-    tests and tools)."""
-    return fess_expand(p, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
-                       out_flags)
-
-
-@nb.njit(**KERNEL_JIT_OPTIONS)
-def child_key_once(p, parent_key, desc, out_key):
-    """The domain's child key of one descriptor (called from Python)."""
-    fess_child_key(p, parent_key, desc, out_key)
-
-
-@nb.njit(**KERNEL_JIT_OPTIONS)
-def late_check_once(p, key):
-    """The domain's lazy deadlock check of one position (called from Python)."""
-    return fess_late_check(p, key)
-
-
-class FessDomain:
-    """The Python half of a domain's FESS support (subclass it).
-
-    Attributes: ``params`` (registered with :func:`register_fess_kernels`;
-    it may be replaced by :meth:`prepare`, keeping its type),
-    ``n_features`` (F), ``cell_features`` (how many of them name a cell,
-    at most :data:`MAX_CELL_FEATURES`), ``max_children`` (most children of
-    one expansion), ``key_words``, ``complete`` (False when the moves may
-    miss every solution: an exhausted search then proves nothing, and
-    ends as :data:`.common.STALLED`).
-    """
-
-    params = None
-    puzzle = None
-    n_features = 1
-    cell_features = 1
-    max_children = 1
-    key_words = 1
-    complete = True
-
-    def initial_key(self) -> np.ndarray:
-        """The root's key (by default the puzzle's start)."""
-        return self.puzzle.initial_key()
-
-    def prepare(self, seconds: float) -> bool:
-        """Do up to about ``seconds`` of per-level work; True once done (the
-        search calls it between chunks until then)."""
-        return True
-
-    def load_kernels(self) -> None:
-        """Compile (or load) the preparation and replay kernels now."""
-
-    def codes_between(self, parent_key: np.ndarray, child_key: np.ndarray) -> list[int]:
-        """The puzzle's move codes of one macro edge, for the replay."""
-        raise NotImplementedError
-
-    def describe(self) -> dict:
-        """What the preparation found (for reports); empty by default."""
-        return {}
-
-
-# -- engine arrays ------------------------------------------------------------------
-
-# Node flags.
-_EXPANDED = 1
-_DEAD = 2
-_STUCK = 4     #: the stuck test proved it dead: its subtree is dropped
-
-#: Extra return codes of the chunk (besides those of .common).
-GROW_EDGES = 5
-GROW_CELLS = 6
-GROW_ARENA = 7
-
-# Slots of the ``fs`` int64 array (the loop's own state).
-N_CELLS, CURSOR, ITERATION, BEST_CELL, BEST_RANK, N_EDGES, ARENA_TOP, MAX_CAP, \
-    LAZY_DEAD, N_ADVISED, WASTED, BEST_OWN, BEST_NODE, STUCK, DROPPED, N_DEFERRED, \
-    DEFERRALS, DEFERRED_DEAD, BEST_SINCE, BEST_RESETS = range(20)
-N_FS = 20
-
-_NO_RANK = np.int64(1) << np.int64(62)
-
-
-class Nodes(NamedTuple):
-    """Per expanded node (beyond the NodeStore's key, g, parent, slots)."""
-
-    wt: np.ndarray       #: int32 accumulated weight
-    brank: np.ndarray    #: int64 best rank on the path (the projection)
-    cell: np.ndarray     #: int32 cell of the node
-    flags: np.ndarray    #: uint8 _EXPANDED / _DEAD
-    kcur: np.ndarray     #: int64 next child edge to try
-    kend: np.ndarray     #: int64 one past the last child edge
-    sub: np.ndarray      #: int32 expansions under the node (up to SUBTREE_CHECK)
-
-
-class Deferred(NamedTuple):
-    """The positions whose stuck test waits for budget (``fs[N_DEFERRED]``
-    of them, unordered: at most :data:`MAX_DEFERRED`, scanned)."""
-
-    node: np.ndarray     #: int32
-    rank: np.ndarray     #: int64 the node's ``brank`` (smaller: asked first)
-
-
-class Edges(NamedTuple):
-    """Per generated child, sorted per parent by (weight, rank)."""
-
-    desc: np.ndarray     #: int64 the domain's descriptor
-    key: np.ndarray      #: int64 weight << RANK_BITS | rank
-    cost: np.ndarray     #: int32
-
-
-class Cells(NamedTuple):
-    """Per cell of feature space, and its heap segment in the arena."""
-
-    key: np.ndarray      #: int64 packed features
-    slots: np.ndarray    #: int32 open-addressing hash (2 x capacity)
-    off: np.ndarray      #: int64 heap segment start
-    cap: np.ndarray      #: int64 heap segment capacity
-    size: np.ndarray     #: int64 heap entries
-    brank: np.ndarray    #: int64 best rank projected here
-
-
-class Arena(NamedTuple):
-    """The heap entries of every cell: (weight, rank, node), least first."""
-
-    w: np.ndarray        #: int64 accumulated weight of the node's next move
-    rank: np.ndarray     #: int64 rank of that move's child
-    node: np.ndarray     #: int32
-
-
-class Buffers(NamedTuple):
-    """One expansion's output and scratch."""
-
-    keys: np.ndarray     #: uint64[M, K]
-    desc: np.ndarray     #: int64[M]
-    cost: np.ndarray     #: int32[M]
-    feat: np.ndarray     #: int32[M, F]
-    rank: np.ndarray     #: int64[M]
-    flags: np.ndarray    #: uint8[M]
-    self_info: np.ndarray  #: int64[F + 1]
-    tmp_key: np.ndarray  #: uint64[K]
-
-
-# -- heaps in the arena ------------------------------------------------------------------
-
-
-@nb.njit(cache=True, inline="always")
-def _less(a, i, j):
-    if a.w[i] != a.w[j]:
-        return a.w[i] < a.w[j]
-    if a.rank[i] != a.rank[j]:
-        return a.rank[i] < a.rank[j]
-    return a.node[i] < a.node[j]
-
-
-@nb.njit(cache=True, inline="always")
-def _swap(a, i, j):
-    a.w[i], a.w[j] = a.w[j], a.w[i]
-    a.rank[i], a.rank[j] = a.rank[j], a.rank[i]
-    a.node[i], a.node[j] = a.node[j], a.node[i]
-
-
-@nb.njit(cache=True)
-def _sift_down(a, off, size, i):
-    while True:
-        left = 2 * i + 1
-        if left >= size:
-            return
-        best = left
-        if left + 1 < size and _less(a, off + left + 1, off + left):
-            best = left + 1
-        if _less(a, off + best, off + i):
-            _swap(a, off + best, off + i)
-            i = best
-        else:
-            return
-
-
-@nb.njit(cache=True)
-def _cell_push(cells, a, fs, stats, c, w, rank, node):
-    """Add an entry to cell ``c``'s heap, moving the segment to the arena's
-    end (twice as large) when it is full; the caller made room."""
-    if cells.size[c] == cells.cap[c]:
-        new_cap = max(np.int64(4), 2 * cells.cap[c])
-        new_off = fs[ARENA_TOP]
-        off = cells.off[c]
-        for i in range(cells.size[c]):
-            a.w[new_off + i] = a.w[off + i]
-            a.rank[new_off + i] = a.rank[off + i]
-            a.node[new_off + i] = a.node[off + i]
-        fs[ARENA_TOP] = new_off + new_cap
-        cells.off[c] = new_off
-        cells.cap[c] = new_cap
-        if new_cap > fs[MAX_CAP]:
-            fs[MAX_CAP] = new_cap
-    off = cells.off[c]
-    i = cells.size[c]
-    a.w[off + i] = w
-    a.rank[off + i] = rank
-    a.node[off + i] = node
-    cells.size[c] = i + 1
-    stats[OPEN] += 1
-    while i > 0:
-        parent = (i - 1) >> 1
-        if _less(a, off + i, off + parent):
-            _swap(a, off + i, off + parent)
-            i = parent
-        else:
-            break
-
-
-# -- cells ---------------------------------------------------------------------
-
-
-@nb.njit(cache=True, inline="always")
-def _mix(x):
-    h = np.uint64(x) * np.uint64(0x9E3779B97F4A7C15)
-    return h ^ (h >> np.uint64(29))
-
-
-@nb.njit(cache=True)
-def _cell_of(cells, fs, feat_key):
-    """The cell of packed features ``feat_key``, created if new (the cursor
-    then jumps to it, as in Festival); the caller made room."""
-    mask = cells.slots.shape[0] - 1
-    s = np.int64(_mix(feat_key) & np.uint64(mask))
-    while True:
-        c = cells.slots[s]
-        if c < 0:
-            break
-        if cells.key[c] == feat_key:
-            return c
-        s = (s + 1) & mask
-    c = fs[N_CELLS]
-    cells.slots[s] = c
-    cells.key[c] = feat_key
-    cells.off[c] = 0
-    cells.cap[c] = 0
-    cells.size[c] = 0
-    cells.brank[c] = _NO_RANK
-    fs[N_CELLS] = c + 1
-    fs[CURSOR] = c
-    return c
-
-
-@nb.njit(cache=True)
-def rehash_cells(cells, n):
-    """Rebuild the cell hash (all -1 on entry) from the first ``n`` cells."""
-    mask = cells.slots.shape[0] - 1
-    for c in range(n):
-        s = np.int64(_mix(cells.key[c]) & np.uint64(mask))
-        while cells.slots[s] >= 0:
-            s = (s + 1) & mask
-        cells.slots[s] = c
-
-
-@nb.njit(cache=True, inline="always")
-def _pack_features(info, n_cell):
-    """The cell key of features ``info[1 : 1 + n_cell]`` (16 bits each)."""
-    k = np.int64(0)
-    for f in range(n_cell):
-        v = info[1 + f]
-        if v < 0:
-            v = 0
-        elif v > MAX_CELL_FEATURE:
-            v = MAX_CELL_FEATURE
-        k |= np.int64(v) << np.int64(16 * f)
-    return k
-
-
-# -- sorting a node's children ----------------------------------------------------------
-
-
-@nb.njit(cache=True)
-def _sort_edges(e, lo, hi):
-    """Heapsort ``e[lo:hi]`` by key (descriptor and cost follow)."""
-    n = hi - lo
-    for start in range(n // 2 - 1, -1, -1):
-        _edge_sift(e, lo, start, n)
-    for end in range(n - 1, 0, -1):
-        _edge_swap(e, lo, lo + end)
-        _edge_sift(e, lo, 0, end)
-
-
-@nb.njit(cache=True, inline="always")
-def _edge_swap(e, i, j):
-    e.key[i], e.key[j] = e.key[j], e.key[i]
-    e.desc[i], e.desc[j] = e.desc[j], e.desc[i]
-    e.cost[i], e.cost[j] = e.cost[j], e.cost[i]
-
-
-@nb.njit(cache=True)
-def _edge_sift(e, lo, i, n):
-    while True:
-        left = 2 * i + 1
-        if left >= n:
-            return
-        big = left
-        if left + 1 < n and e.key[lo + left + 1] > e.key[lo + left]:
-            big = left + 1
-        if e.key[lo + big] > e.key[lo + i]:
-            _edge_swap(e, lo + i, lo + big)
-            i = big
-        else:
-            return
-
-
-# -- the chunk ---------------------------------------------------------------------
-
-
-@nb.njit(cache=True, inline="always")
-def _count_subtrees(params, keys, parent, nodes, fs, deferred, x):
-    """One more expansion (of ``x``) under each ancestor of ``x`` and ``x``
-    itself; an ancestor reaching :data:`SUBTREE_CHECK` gets the domain's
-    stuck test (:func:`_first_stuck_test`), which may drop its subtree
-    (Festival's stuck patterns).  A node counts at least what any node
-    under it counts, so the walk ends at the first ancestor already full:
-    O(SUBTREE_CHECK), not the depth."""
-    y = x
-    while y >= 0 and nodes.sub[y] < SUBTREE_CHECK:
-        nodes.sub[y] += 1
-        if nodes.sub[y] == SUBTREE_CHECK:
-            _first_stuck_test(params, keys, parent, nodes, fs, deferred, y)
-        y = parent[y]
-
-
-@nb.njit(**KERNEL_JIT_OPTIONS)
-def _first_stuck_test(params, keys, parent, nodes, fs, deferred, y):
-    """The stuck test of ``y``, after that of a deferred position ranked
-    better (which takes the budget first); ``y`` is deferred in turn if
-    the domain asks."""
-    if fs[N_DEFERRED] > 0 and deferred.rank[_best_deferred(deferred, fs)] < nodes.brank[y]:
-        if _retry_deferred(params, keys, parent, nodes, fs, deferred) and \
-                _doomed(parent, nodes, y):
-            return
-    verdict = fess_stuck_check(params, keys[y], 0)
-    if verdict == PROVED_DEAD:
-        nodes.flags[y] |= _STUCK
-        fs[STUCK] += 1
-    elif verdict == ASK_LATER:
-        _defer(deferred, fs, y, nodes.brank[y])
-
-
-@nb.njit(cache=True, inline="always")
-def _best_deferred(deferred, fs):
-    """Index of the best-ranked deferred position (the latest of equals)."""
-    best = 0
-    for i in range(1, fs[N_DEFERRED]):
-        if deferred.rank[i] <= deferred.rank[best]:
-            best = i
-    return best
-
-
-@nb.njit(cache=True, inline="always")
-def _defer(deferred, fs, y, rank):
-    """Keep ``y`` for a later stuck test, in place of the worst-ranked
-    deferred position if there is no room (or not at all if ``y`` is the
-    worst)."""
-    fs[DEFERRALS] += 1
-    n = fs[N_DEFERRED]
-    if n < deferred.node.shape[0]:
-        deferred.node[n] = y
-        deferred.rank[n] = rank
-        fs[N_DEFERRED] = n + 1
-        return
-    worst = 0
-    for i in range(1, n):
-        if deferred.rank[i] > deferred.rank[worst]:
-            worst = i
-    if rank < deferred.rank[worst]:
-        deferred.node[worst] = y
-        deferred.rank[worst] = rank
-
-
-@nb.njit(**KERNEL_JIT_OPTIONS)
-def _retry_deferred(params, keys, parent, nodes, fs, deferred):
-    """Ask the stuck test again of the best deferred positions, until one
-    gets a verdict or the domain asks to wait again (dead subtrees' are
-    dropped unasked).  True when a position was proved dead."""
-    while fs[N_DEFERRED] > 0:
-        i = _best_deferred(deferred, fs)
-        y = deferred.node[i]
-        rank = deferred.rank[i]
-        last = fs[N_DEFERRED] - 1
-        deferred.node[i] = deferred.node[last]
-        deferred.rank[i] = deferred.rank[last]
-        fs[N_DEFERRED] = last
-        if _doomed(parent, nodes, y):
-            continue
-        verdict = fess_stuck_check(params, keys[y], 1)
-        if verdict == ASK_LATER:
-            deferred.node[last] = y
-            deferred.rank[last] = rank
-            fs[N_DEFERRED] = last + 1
-            return False
-        if verdict == PROVED_DEAD:
-            nodes.flags[y] |= _STUCK
-            fs[STUCK] += 1
-            fs[DEFERRED_DEAD] += 1
-            return True
-        return False
-    return False
-
-
-@nb.njit(cache=True, inline="always")
-def _doomed(parent, nodes, x):
-    """True when ``x`` or an ancestor was proved dead by the stuck test
-    (the mark is copied down to ``x`` so that its subtree stops sooner)."""
-    y = x
-    while y >= 0:
-        if nodes.flags[y] & _STUCK:
-            nodes.flags[x] |= _STUCK
-            return True
-        y = parent[y]
-    return False
-
 
 @nb.njit(cache=True, inline="always")
 def _expand_node(params, x, p, keys, g, parent, slots, nodes, edges, cells, arena, fs, stats,
@@ -645,14 +65,14 @@ def _expand_node(params, x, p, keys, g, parent, slots, nodes, edges, cells, aren
                     buf.rank, buf.flags)
     stats[EXPANDED] += 1
     stats[GENERATED] += n
-    nodes.flags[x] |= _EXPANDED
+    nodes.flags[x] |= NODE_EXPANDED
     own = info[0]
     if own < fs[BEST_OWN]:
         fs[BEST_OWN] = own
         fs[BEST_NODE] = x
     if p < 0 or own < nodes.brank[p]:
         nodes.brank[x] = own
-        c = _cell_of(cells, fs, _pack_features(info, n_cell))
+        c = cell_of(cells, fs, pack_features(info, n_cell))
     else:
         nodes.brank[x] = nodes.brank[p]
         c = nodes.cell[p]
@@ -711,14 +131,14 @@ def _expand_node(params, x, p, keys, g, parent, slots, nodes, edges, cells, aren
         m += 1
     fs[N_EDGES] = m
     if m - lo > 1:
-        _sort_edges(edges, lo, m)
+        sort_edges(edges, lo, m)
     if 0 < m - lo <= 2:
         edges.key[lo] &= RANK_MASK  # Festival: of at most two moves, the first is free
     nodes.kcur[x] = lo
     nodes.kend[x] = m
     if m > lo:
         k = edges.key[lo]
-        _cell_push(cells, arena, fs, stats, c, nodes.wt[x] + (k >> np.int64(RANK_BITS)),
+        cell_push(cells, arena, fs, stats, c, nodes.wt[x] + (k >> np.int64(RANK_BITS)),
                    k & RANK_MASK, x)
     return -1
 
@@ -751,12 +171,12 @@ def forget_dead_best(parent, nodes, cells, fs, stats):
     as stagnation.  It also made the best position reported
     (:meth:`FessSearch.best_keys`) one the search no longer held."""
     x = fs[BEST_NODE]
-    if not _doomed(parent, nodes, x):
+    if not doomed(parent, nodes, x):
         return
     best = best_open_cell(cells, fs[N_CELLS], nodes.cell[x])
-    fs[BEST_OWN] = _NO_RANK       # the next position expanded is the best one
+    fs[BEST_OWN] = NO_RANK       # the next position expanded is the best one
     fs[BEST_CELL] = best
-    fs[BEST_RANK] = cells.brank[best] if best >= 0 else _NO_RANK
+    fs[BEST_RANK] = cells.brank[best] if best >= 0 else NO_RANK
     fs[BEST_SINCE] = stats[EXPANDED]
     fs[BEST_RESETS] += 1
 
@@ -854,7 +274,7 @@ def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats
                 c = (c + 1) % fs[N_CELLS]
             off = cells.off[c]
             p = arena.node[off]
-            if _doomed(parent, nodes, p):
+            if doomed(parent, nodes, p):
                 # A dead subtree: its node leaves the heap with its moves.
                 size = cells.size[c] - 1
                 cells.size[c] = size
@@ -865,7 +285,7 @@ def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats
                     arena.w[off] = arena.w[off + size]
                     arena.rank[off] = arena.rank[off + size]
                     arena.node[off] = arena.node[off + size]
-                    _sift_down(arena, off, size, 0)
+                    sift_down(arena, off, size, 0)
                 if stats[OPEN] == 0:
                     return EXHAUSTED
                 continue
@@ -875,7 +295,7 @@ def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats
                 k = edges.key[j + 1]
                 arena.w[off] = nodes.wt[p] + (k >> np.int64(RANK_BITS))
                 arena.rank[off] = k & RANK_MASK
-                _sift_down(arena, off, cells.size[c], 0)
+                sift_down(arena, off, cells.size[c], 0)
             else:
                 size = cells.size[c] - 1
                 cells.size[c] = size
@@ -884,7 +304,7 @@ def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats
                     arena.w[off] = arena.w[off + size]
                     arena.rank[off] = arena.rank[off + size]
                     arena.node[off] = arena.node[off + size]
-                    _sift_down(arena, off, size, 0)
+                    sift_down(arena, off, size, 0)
             fess_child_key(params, keys[p], edges.desc[j], buf.tmp_key)
             s = find_slot(keys, slots, buf.tmp_key)
             if slots[s] >= 0:
@@ -902,7 +322,7 @@ def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats
         nodes.kend[x] = 0
         done += 1
         if fess_late_check(params, keys[x]):
-            nodes.flags[x] = _DEAD
+            nodes.flags[x] = NODE_DEAD
             stats[PRUNED] += 1
             fs[LAZY_DEAD] += 1
             continue
@@ -912,9 +332,9 @@ def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats
             stats[GOAL] = goal
             return SOLVED
         stuck = fs[STUCK]
-        _count_subtrees(params, keys, parent, nodes, fs, deferred, x)
+        count_subtrees(params, keys, parent, nodes, fs, deferred, x)
         if fs[N_DEFERRED] > 0 and stats[EXPANDED] & (RETRY_EVERY - 1) == 0:
-            _retry_deferred(params, keys, parent, nodes, fs, deferred)
+            retry_deferred(params, keys, parent, nodes, fs, deferred)
         if fs[STUCK] > stuck:
             forget_dead_best(parent, nodes, cells, fs, stats)
 
@@ -968,8 +388,8 @@ class FessSearch:
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.fstats = np.zeros(N_FSTATS, dtype=np.float64)
         self.fs = np.zeros(N_FS, dtype=np.int64)
-        self.fs[BEST_RANK] = int(_NO_RANK)
-        self.fs[BEST_OWN] = int(_NO_RANK)
+        self.fs[BEST_RANK] = int(NO_RANK)
+        self.fs[BEST_OWN] = int(NO_RANK)
         self.fs[BEST_CELL] = -1
         self.fs[BEST_NODE] = 0
         self.prepare_seconds = 0.0

@@ -1,4 +1,4 @@
-"""Sokoban on the FESS protocol (:mod:`pdbsearch.search.fess`).
+"""Sokoban on the FESS protocol (:mod:`pdbsearch.search.fess_protocol`).
 
 * **Moves**: macro moves of one box (:mod:`.macros`), limited to one
   PI-corral when there is one; a child on a freeze deadlock or on a
@@ -18,7 +18,7 @@
   boxes, which name the cell, and hotspots (:mod:`.hotspots`), which only
   rank, and whose feature advisor is Festival's hotspot advisor.
 * **Stuck patterns** (Festival's): when the engine has spent
-  :data:`..search.fess.SUBTREE_CHECK` expansions under a position, the
+  :data:`..search.fess_protocol.SUBTREE_CHECK` expansions under a position, the
   position is dead when boxes frozen on goals cut the others off the
   free goals (:mod:`.frozencut`); then it gets the xy test of
   :func:`.learning.learn_stuck` (the boxes
@@ -47,7 +47,8 @@ import numpy as np
 
 from ..byref import by_reference, to_ref
 from ..puzzle import DEAD, copy_key, kernel_jit
-from ..search.fess import ADVISED, GOAL_CHILD, PROVED_DEAD, FessDomain, register_fess_kernels
+from ..search.fess_protocol import (ADVISED, GOAL_CHILD, PROVED_DEAD, FessDomain,
+                                    register_fess_kernels)
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
 from ..pdb.learned import LearnedPatterns, learned_match
 from .bounds import _pattern_value, heuristic

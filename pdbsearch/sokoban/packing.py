@@ -66,7 +66,8 @@ import numpy as np
 from ..byref import by_reference, to_ref
 from ..puzzle import copy_key, kernel_jit
 from ..search.common import EXHAUSTED, RUNNING, SOLVED
-from ..search.fess import FessDomain, FessSearch, GOAL_CHILD, register_fess_kernels
+from ..search.fess import FessSearch
+from ..search.fess_protocol import GOAL_CHILD, FessDomain, register_fess_kernels
 from ..search.store import empty_slots, find_slot, rehash
 from .advisors import start_push_distances
 from .features import (DIST_MAX, FeatureWork, components, components_freeing, feature_work,

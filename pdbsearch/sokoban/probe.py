@@ -47,7 +47,7 @@ import numpy as np
 
 from ..byref import by_reference
 from ..puzzle import DEAD, copy_key, kernel_jit
-from ..search.fess import ASK_LATER, NOT_PROVED, PROVED_DEAD
+from ..search.fess_protocol import ASK_LATER, NOT_PROVED, PROVED_DEAD
 from ..search.store import empty_slots, find_slot
 from .bounds import heuristic
 from .kernels import decode_boxes, expand, is_goal
@@ -175,7 +175,7 @@ def known_dead(pw, key):
 @kernel_jit
 def probe_dead(p, pw, key):
     """The probe's verdict on ``key`` for FESS's stuck test
-    (:mod:`pdbsearch.search.fess`): ``PROVED_DEAD`` when a probe proves it
+    (:mod:`pdbsearch.search.fess_protocol`): ``PROVED_DEAD`` when a probe proves it
     dead; ``ASK_LATER`` when it is worth a probe (at most
     :data:`PROBE_LOOSE` boxes off goals) but the budget is spent (the main
     search's expansions are those its expansion counts for the stuck test,

@@ -13,12 +13,12 @@ from pdbsearch.hakoiri import HakoiriPuzzle, parse_board
 from pdbsearch.hakoiri.generator import Recipe, random_board
 from pdbsearch.search import ALGORITHMS, Limits, Status, solve
 from pdbsearch.search.common import EXPANDED, N_STATS, OPEN
-from pdbsearch.search.fess import (_NO_RANK, _STUCK, BEST_CELL, BEST_NODE, BEST_OWN,
-                                   BEST_RANK, BEST_RESETS, BEST_SINCE, CURSOR, DEFERRALS,
-                                   ITERATION, MAX_BEST_PERIOD, MAX_DEFERRED, N_CELLS,
-                                   N_DEFERRED, N_FS, STALE_EXPANSIONS, Deferred, FessSearch,
-                                   Nodes, _best_deferred, _defer, _pick_cell, best_cell_period,
-                                   forget_dead_best)
+from pdbsearch.search.fess import (MAX_BEST_PERIOD, STALE_EXPANSIONS, FessSearch, _pick_cell,
+                                   best_cell_period, forget_dead_best)
+from pdbsearch.search.fess_space import (BEST_CELL, BEST_NODE, BEST_OWN, BEST_RANK, BEST_RESETS,
+                                         BEST_SINCE, CURSOR, DEFERRALS, ITERATION, NODE_STUCK,
+                                         NO_RANK, N_CELLS, N_DEFERRED, N_FS, Deferred, Nodes)
+from pdbsearch.search.fess_stuck import MAX_DEFERRED, best_deferred, defer
 
 from .test_engines import STUCK, open_board_8x8
 
@@ -103,7 +103,7 @@ def test_deferred_stuck_tests_keep_the_best_ranked(ranks):
     fs = np.zeros(N_FS, np.int64)
     model: list[tuple[int, int]] = []        # (rank, node)
     for node, rank in enumerate(ranks):
-        _defer(deferred, fs, node, rank)
+        defer(deferred, fs, node, rank)
         if len(model) < MAX_DEFERRED:
             model.append((rank, node))
         else:
@@ -114,7 +114,7 @@ def test_deferred_stuck_tests_keep_the_best_ranked(ranks):
     assert fs[DEFERRALS] == len(ranks)
     assert sorted(deferred.rank[:n].tolist()) == sorted(r for r, _ in model)
     if n:
-        assert deferred.rank[_best_deferred(deferred, fs)] == min(model)[0]
+        assert deferred.rank[best_deferred(deferred, fs)] == min(model)[0]
 
 
 def test_best_cell_period_doubles_with_the_stagnation():
@@ -190,7 +190,7 @@ def test_a_best_position_proved_dead_stops_being_the_best(parents, stuck, cell_o
     nodes = Nodes(*(np.zeros(n, t) for t in (np.int32, np.int64, np.int32, np.uint8,
                                              np.int64, np.int64, np.int32)))
     nodes.cell[:] = cell_of[:n]
-    nodes.flags[:] = [_STUCK if s else 0 for s in stuck[:n]]
+    nodes.flags[:] = [NODE_STUCK if s else 0 for s in stuck[:n]]
     cells = FessSearch._new_cells(8)
     cells.size[:6], cells.brank[:6] = sizes, ranks
     fs = np.zeros(N_FS, np.int64)
@@ -210,5 +210,5 @@ def test_a_best_position_proved_dead_stops_being_the_best(parents, stuck, cell_o
     others = [c for c in range(6) if c != cell_of[best] and sizes[c] > 0]
     want = min(others, key=lambda c: (ranks[c], c)) if others else -1
     assert fs[BEST_CELL] == want
-    assert fs[BEST_RANK] == (ranks[want] if others else _NO_RANK)
-    assert fs[BEST_OWN] == _NO_RANK and fs[BEST_SINCE] == 1000 and fs[BEST_RESETS] == 1
+    assert fs[BEST_RANK] == (ranks[want] if others else NO_RANK)
+    assert fs[BEST_OWN] == NO_RANK and fs[BEST_SINCE] == 1000 and fs[BEST_RESETS] == 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pdbsearch.search.fess import GOAL_CHILD, expand_once
+from pdbsearch.search.fess_protocol import GOAL_CHILD, expand_once
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.features import CONNECTIVITY, UNPACKED
 from pdbsearch.sokoban.fess import SokobanFessDomain

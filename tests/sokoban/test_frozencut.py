@@ -118,7 +118,7 @@ def test_fess_stuck_test_drops_the_shut_room():
     """FESS's stuck test (the xy test and the probes off) proves the
     position dead with the frozen-box cut on, and not with it off or on
     the live position."""
-    from pdbsearch.search.fess import NOT_PROVED, PROVED_DEAD, stuck_check_once
+    from pdbsearch.search.fess_protocol import NOT_PROVED, PROVED_DEAD, stuck_check_once
     from pdbsearch.search.result import Limits
     from pdbsearch.sokoban.fess import SokobanFessDomain
 

@@ -13,8 +13,9 @@ import pytest
 from pdbsearch.search import Status, solve
 from pdbsearch.search.common import EXPANDED
 from pdbsearch.search.driver import run_engine
-from pdbsearch.search.fess import (ASK_LATER, NOT_PROVED, PROVED_DEAD, FessSearch, expand_once,
-                                   late_check_once, stuck_check_once)
+from pdbsearch.search.fess import FessSearch
+from pdbsearch.search.fess_protocol import (ASK_LATER, NOT_PROVED, PROVED_DEAD, expand_once,
+                                            late_check_once, stuck_check_once)
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.fess import SokobanFessDomain
 from pdbsearch.sokoban.probe import HITS, KEPT, PROBE_LIMIT, PROBE_LOOSE, PROBES, SPENT

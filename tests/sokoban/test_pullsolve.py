@@ -93,7 +93,7 @@ def test_pull_children_have_the_connectivity_and_player_of_a_flood(number):
     import numpy as np
 
     from pdbsearch.search.common import NODES, RUNNING
-    from pdbsearch.search.fess import expand_once
+    from pdbsearch.search.fess_protocol import expand_once
     from pdbsearch.sokoban.pullsolve import PullSolveSearch
     from pdbsearch.testing.fess import connectivity, pull_macro_children
 

@@ -13,7 +13,7 @@ import pytest
 from pdbsearch.byref import to_ref
 from pdbsearch.puzzle import DEAD
 from pdbsearch.search.common import evaluate_heuristic
-from pdbsearch.search.fess import late_check_once
+from pdbsearch.search.fess_protocol import late_check_once
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.deadlocks import cut_work
 from pdbsearch.sokoban.fess import SokobanFessDomain

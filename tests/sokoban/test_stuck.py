@@ -14,8 +14,9 @@ import pytest
 
 from pdbsearch.search import ALGORITHMS, Status, solve
 from pdbsearch.search.driver import run_engine
-from pdbsearch.search.fess import (_STUCK, BEST_NODE, NOT_PROVED, PROVED_DEAD, late_check_once,
-                                   stuck_check_once)
+from pdbsearch.search.fess_protocol import (NOT_PROVED, PROVED_DEAD, late_check_once,
+                                            stuck_check_once)
+from pdbsearch.search.fess_space import BEST_NODE, NODE_STUCK
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.fess import SokobanFessDomain
 from pdbsearch.sokoban.learning import (LOCAL, LOCAL_LIMIT, MAX_PATTERN_BOXES, MAX_STUCK_BOXES,
@@ -163,5 +164,5 @@ def test_a_best_position_proved_dead_is_forgotten():
     assert result.status is Status.LIMIT
     assert engine.report()["dead_best_resets"] > 0
     path = engine.store.path_to(int(engine.fs[BEST_NODE]))
-    assert not any(engine.nodes.flags[i] & _STUCK for i in path)
+    assert not any(engine.nodes.flags[i] & NODE_STUCK for i in path)
     assert len(engine.best_keys()) == len(path)
