@@ -80,7 +80,7 @@ class MeetingPaths:
     """Positions along paths from the start, each with a way to it along
     those paths, no longer than any one of them gives (it may pass from
     one path to another where they share a position): where a backward
-    search that *meets* one of them (:mod:`pdbsearch.sokoban.packing`,
+    search that *meets* one of them (:mod:`pdbsearch.sokoban.pullgame`,
     ``meet``) takes its solution's first part from.  Kept as a tree (each
     position's predecessor on its way), so that paths that share their
     beginnings cost one entry a position (about 200 bytes)."""

@@ -70,7 +70,7 @@ from .goalrooms import GoalRoomTables, goal_room_tables, goal_rooms, room_allows
 from .goalrooms import load_kernels as load_goal_room_kernels
 from .macros import MacroWork, box_macros, macro_path, macro_work, prepare_splits, split_at
 from .matching import mask_matching_work
-from .packing import PackingSearch, oop_zones, reach_from_starts
+from .packing import PackingSearch, oop_zones
 from .plan import (PlanParams, goal_areas, naive_plan, parking_arrays, parking_base,
                    split_by_area)
 from .plancuts import blockers, cutoff_tables, empty_cutoffs, goal_cutoffs
@@ -78,6 +78,7 @@ from .planreach import (empty_tables, feasible_packed, parking_credit, plan_reac
                         table_fits)
 from .probe import (HITS, KEPT, PROBES, PROVED, REACHED, SPENT, ProbeWork, known_dead,
                     probe_dead, probe_work)
+from .pullgame import reach_from_starts
 from .rooms import RoomTables, obstructed_after_move, obstructed_links, room_tables
 from .tables import UNREACHABLE
 from .vocabulary import MATCHING, SIMPLE, ZERO

@@ -4,7 +4,7 @@ portfolio).
 
 The pull game of :mod:`.packing` plans a packing order: boxes pulled onto
 start squares are taken off (the sink assumption).  Here no box is taken
-off (:attr:`.packing.PullParams.to_start`): the search ends when every
+off (:attr:`.pullgame.PullParams.to_start`): the search ends when every
 start square holds a box and the player stands in the start's area, which
 is the level's start position; read forwards, its pulls are pushes and its
 path is a solution.  Its features are the boxes off the start squares,
@@ -39,7 +39,7 @@ from ..search.fess import FessSearch
 from ..search.relay import MeetingPaths, follow_leaders
 from .fess import load_macro_edge_kernels, macro_edge_codes
 from .macros import macro_work
-from .packing import PullDomain, PullProblem
+from .pullgame import PullDomain, PullProblem
 
 
 #: Positions of the leaders' paths a following backward solver can meet

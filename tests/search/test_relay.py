@@ -248,7 +248,7 @@ def test_the_backward_solver_meets_its_leaders_path():
 
 
 def test_the_positions_to_meet_stop_at_the_room_left():
-    from pdbsearch.sokoban.packing import PullDomain
+    from pdbsearch.sokoban.pullgame import PullDomain
     puzzle = SokobanPuzzle(microban(2), "pushes", "matching")
     puzzle.prepare()
     start = puzzle.position_of(puzzle.initial_key())
