@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .puzzle import Puzzle
 from .search.result import SearchResult, Status
 
@@ -55,6 +57,11 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
                 lines.extend(["", title, picture])
             lines.append("")
         lines.extend(puzzle.solution_lines(result))
+    elif result.incumbent_steps:
+        # Not the search's solution: a helper's, replayed, not proved optimal.
+        lines.append(f"the solution {result.extra['incumbent']['algo']} found, "
+                     f"not proved optimal:")
+        lines.extend(puzzle.solution_lines(replace(result, steps=result.incumbent_steps)))
     return "\n".join(lines)
 
 

@@ -27,10 +27,12 @@ lower bound):
    may equal the incumbent's cost) or its lower bound reaches the
    incumbent's cost (the incumbent is the optimum) or a limit stops it.
 
-Every solution reported is still optimal and replayed; a run the limit
-stops reports its lower bound, and the incumbent's cost in
-``extra["incumbent"]`` (an upper bound on the optimum), not the incumbent
-itself: ``--algo astar`` prints optimal solutions only.
+Every solution reported as the search's is still optimal and replayed.  A
+run a limit stops reports its lower bound and keeps the incumbent apart:
+its cost in ``extra["incumbent"]`` (an upper bound on the optimum), its
+moves there too and in ``SearchResult.incumbent_steps``, so that nothing
+found is lost; its status stays the limit's, and the command line prints
+the incumbent as a solution not proved optimal.
 """
 
 from __future__ import annotations
@@ -142,6 +144,10 @@ def optimal_with_incumbent(puzzle: Puzzle, engine, algo: str, finder: str,
     if rest.status is Status.LIMIT and rest.stop_reason == "bound":
         report["proved_by"] = f"{algo} lower bound"
         rest = _solved_by(rest, puzzle, steps, cost)
+    elif rest.status is not Status.SOLVED:
+        # Stopped before a proof: the solution found is kept, not proved.
+        rest.incumbent_steps = steps
+        report["moves"] = [s.text for s in steps]
     return _with_finder(rest, found, seconds, cpu, report)
 
 

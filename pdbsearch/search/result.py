@@ -102,6 +102,11 @@ class SearchResult:
     stop_reason: str | None = None
     note: str | None = None           #: what a limit stopped, when it was not the search
     path_keys: list[Any] = field(default_factory=list, repr=False)
+    #: A solution a fast helper found (replayed, of cost ``extra["incumbent"]
+    #: ["cost"]``) that the optimal search stopped before proving optimal:
+    #: kept so that a run stopped by a limit loses nothing it found
+    #: (:mod:`pdbsearch.search.incumbent`); empty otherwise.
+    incumbent_steps: list[Step] = field(default_factory=list, repr=False)
     #: the domain's own fields of the result (Sokoban: pushes, steps, lurd)
     extra: dict[str, Any] = field(default_factory=dict)
 

@@ -116,6 +116,8 @@ class LevelRecord:
     error: str | None = None
     lurd: str | None = None
     winner: str | None = None     #: the portfolio member that solved it (``--algo fess``)
+    #: the moves of the solution of cost ``upper_bound`` (replayed): nothing found is lost
+    upper_bound_lurd: str | None = None
 
     @property
     def solved(self) -> bool:
@@ -138,6 +140,8 @@ def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) 
     copy_search_figures(record, result)
     record.pushes, record.steps, record.lurd = sol["pushes"], sol["steps"], sol["lurd"]
     record.winner = result.winner
+    if result.incumbent_steps:
+        record.upper_bound_lurd = "".join(s.text for s in result.incumbent_steps)
     return record
 
 

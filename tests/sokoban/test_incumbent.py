@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from pdbsearch.batch.levels import copy_search_figures
 from pdbsearch.cli import main
 from pdbsearch.search import Limits, Status, incumbent, solve
-from pdbsearch.sokoban.collection import LevelRecord, summary_table
+from pdbsearch.sokoban.checker import check_solution
+from pdbsearch.sokoban.collection import LevelRecord, RunOptions, solve_level, summary_table
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
 from pdbsearch.testing.sokoban import bfs_min_pushes
 
@@ -137,6 +138,47 @@ def test_a_collection_shows_where_the_optimum_lies_when_astar_stops():
     rows = summary_table(records).splitlines()[2:4]
     assert f" {pushes.lower_bound:g}..{pushes.upper_bound} " in rows[0]
     assert f" >={moves.lower_bound:g} " in rows[1]
+
+
+@pytest.mark.usefixtures("finder_first")
+def test_a_search_stopped_before_its_proof_keeps_the_fast_solvers_solution(capsys):
+    """Nothing found is lost: when a limit stops A* before it proves the
+    fast solver's solution optimal, that solution (replayed) is kept apart
+    from the search's own, which it is not: the API's result, ``solve``'s
+    text and JSON, and a level's record give it, the status stays the
+    limit's."""
+    number = 90                             # A* needs 1,385 expansions under pushes
+    level = microban(number)
+    optimum = bfs_min_pushes(level)
+    puzzle = SokobanPuzzle(level, "pushes", "matching")
+    result = solve(puzzle, "astar", limits=Limits(nodes=30, threads=1), shorten=0)
+    assert result.status is Status.LIMIT and not result.optimal
+    assert result.steps == [] and result.cost is None
+    report = result.extra["incumbent"]
+    lurd = "".join(report["moves"])
+    assert lurd == "".join(s.text for s in result.incumbent_steps)
+    assert check_solution(level, lurd)[0] == report["cost"] >= optimum
+    assert result.to_dict()["incumbent"]["moves"] == report["moves"]
+
+    record = solve_level(level, number, RunOptions(heuristic="matching", shorten=0),
+                         Limits(nodes=30, threads=1))
+    assert record.status == "limit" and record.lurd is None
+    assert check_solution(level, record.upper_bound_lurd)[0] == record.upper_bound
+
+    code = main(["solve", str(MICROBAN), "--level", str(number), "--heuristic", "matching",
+                 "--node-limit", "30", "--threads", "1", "--shorten", "0"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 3
+    at = out.index("the solution fess found, not proved optimal:")
+    shown = out[at + 1].removeprefix("lurd: ")
+    assert out[at + 1].startswith("lurd: ")
+    assert f"fess found a solution of {check_solution(level, shown)[0]} pushes" in "\n".join(out)
+
+
+def test_a_solved_search_keeps_no_solution_apart():
+    result = solve(SokobanPuzzle(microban(LEVEL), "pushes", "matching"), "astar",
+                   limits=Limits(time_seconds=20, threads=1))
+    assert result.optimal and result.incumbent_steps == []
 
 
 @pytest.mark.parametrize("algo, metric, searches", [
