@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 
 from ..api import animate, solve
 from ..errors import PdbsearchError
@@ -64,16 +65,22 @@ def run(args: argparse.Namespace) -> int:
 
 def _animate(puzzle, result, args: argparse.Namespace) -> None:
     """Draw the solution (after the output, which is never held up by it);
-    an unsolved result has nothing to draw, and stderr says so."""
+    a search stopped before its proof draws the solution its fast helper
+    found, and says so; an unsolved result without one has nothing to draw,
+    and stderr says so."""
     say = log(args)
     sys.stdout.flush()
+    what = ""
+    if result.status is not Status.SOLVED and result.incumbent_steps:
+        what = f" of the solution {result.extra['incumbent']['algo']} found (not proved optimal)"
+        result = replace(result, status=Status.SOLVED, steps=result.incumbent_steps)
     if result.status is not Status.SOLVED:
         print(f"pdbsearch: {args.animate}: not drawn: the search ended {result.status.value}",
               file=sys.stderr)
         return
     drawing = animate(puzzle, result, args.animate, log=say)
     if say is not None:
-        say(f"pdbsearch: drew {drawing.frames} frames into {drawing.path}")
+        say(f"pdbsearch: drew {drawing.frames} frames{what} into {drawing.path}")
 
 
 def _solve_push_maps(puzzles, args, options) -> int:

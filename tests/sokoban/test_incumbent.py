@@ -141,12 +141,12 @@ def test_a_collection_shows_where_the_optimum_lies_when_astar_stops():
 
 
 @pytest.mark.usefixtures("finder_first")
-def test_a_search_stopped_before_its_proof_keeps_the_fast_solvers_solution(capsys):
+def test_a_search_stopped_before_its_proof_keeps_the_fast_solvers_solution(capsys, tmp_path):
     """Nothing found is lost: when a limit stops A* before it proves the
     fast solver's solution optimal, that solution (replayed) is kept apart
     from the search's own, which it is not: the API's result, ``solve``'s
-    text and JSON, and a level's record give it, the status stays the
-    limit's."""
+    text, JSON and drawing, and a level's record give it; the status stays
+    the limit's."""
     number = 90                             # A* needs 1,385 expansions under pushes
     level = microban(number)
     optimum = bfs_min_pushes(level)
@@ -165,10 +165,15 @@ def test_a_search_stopped_before_its_proof_keeps_the_fast_solvers_solution(capsy
     assert record.status == "limit" and record.lurd is None
     assert check_solution(level, record.upper_bound_lurd)[0] == record.upper_bound
 
+    drawing = tmp_path / "found.svg"
     code = main(["solve", str(MICROBAN), "--level", str(number), "--heuristic", "matching",
-                 "--node-limit", "30", "--threads", "1", "--shorten", "0"])
-    out = capsys.readouterr().out.splitlines()
+                 "--node-limit", "30", "--threads", "1", "--shorten", "0",
+                 "--animate", str(drawing)])
+    captured = capsys.readouterr()
+    out = captured.out.splitlines()
     assert code == 3
+    assert "of the solution fess found (not proved optimal)" in captured.err
+    assert drawing.read_text().lstrip().startswith("<")   # drawn (SVG), not refused
     at = out.index("the solution fess found, not proved optimal:")
     shown = out[at + 1].removeprefix("lurd: ")
     assert out[at + 1].startswith("lurd: ")
