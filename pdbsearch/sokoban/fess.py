@@ -46,7 +46,7 @@ import numba as nb
 import numpy as np
 
 from ..byref import by_reference, to_ref
-from ..puzzle import DEAD, copy_key, kernel_jit
+from ..puzzle import DEAD, kernel_jit
 from ..search.fess_protocol import (ADVISED, GOAL_CHILD, PROVED_DEAD, FessDomain,
                                     register_fess_kernels)
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
@@ -68,7 +68,8 @@ from .kernels import (AREA, FROZEN, LABEL, SokobanParams, decode_boxes, in_perim
 from .learning import EXPANDS, learn_stuck, learn_work, pattern_store
 from .goalrooms import GoalRoomTables, goal_room_tables, goal_rooms, room_allows, room_targets
 from .goalrooms import load_kernels as load_goal_room_kernels
-from .macros import MacroWork, box_macros, macro_path, macro_work, prepare_splits, split_at
+from .macros import (MacroWork, apply_macro, box_macros, macro_descriptor, macro_path, macro_work,
+                     prepare_splits, split_at)
 from .matching import mask_matching_work
 from .packing import PackingSearch, oop_zones
 from .plan import (PlanParams, goal_areas, naive_plan, parking_arrays, parking_base,
@@ -83,8 +84,6 @@ from .rooms import RoomTables, obstructed_after_move, obstructed_links, room_tab
 from .tables import UNREACHABLE
 from .vocabulary import MATCHING, SIMPLE, ZERO
 
-_ONE = np.uint64(1)
-_FIELD = np.int64((1 << 20) - 1)
 #: Most children of one expansion (Festival caps at 11,500).
 MAX_CHILDREN = 1 << 14
 #: Most boxes for which the generation filter looks up every triple.
@@ -118,24 +117,10 @@ class SokobanFessParams(NamedTuple):
     frozen: FrozenCutWork     #: boxes cut off by frozen ones (:mod:`.frozencut`)
 
 
-@nb.njit(cache=True, inline="always")
-def _apply(p, parent_key, desc, out):
-    """The key of the child described by ``desc`` (see the module doc)."""
-    copy_key(out, parent_key)
-    frm = (desc >> np.int64(40)) & _FIELD
-    to = (desc >> np.int64(20)) & _FIELD
-    out[frm >> 6] &= ~(_ONE << np.uint64(frm & 63))
-    out[to >> 6] |= _ONE << np.uint64(to & 63)
-    last = out.shape[0] - 1
-    shift = np.uint64(p.player_shift)
-    mask = ~((~np.uint64(0)) << shift)
-    out[last] = (out[last] & mask) | (np.uint64(desc & _FIELD) << shift)
-
-
 @kernel_jit
 def child_key(fp, parent_key, desc, out):
     """The child key of a descriptor."""
-    _apply(fp.base, parent_key, desc, out)
+    apply_macro(parent_key, desc, fp.base.player_shift, out)
 
 
 @kernel_jit
@@ -351,9 +336,8 @@ def expand(fp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_rank,
                 c_oop = out_of_plan(plan.zone, c_packed, boxes, n, s, c)
                 c_apacked = _counted_packed(p, plan, occ, c_goals, boxes, n, q, c_packed, s, c)
                 c_dist = dist - _distance(p, s) + _distance(p, c)
-                desc = (np.int64(p.box_bit[s]) << np.int64(40)) | \
-                    (np.int64(p.box_bit[c]) << np.int64(20)) | np.int64(p.player_index[q])
-                _apply(p, key, desc, out_keys[m])
+                desc = macro_descriptor(p.box_bit[s], p.box_bit[c], p.player_index[q])
+                apply_macro(key, desc, p.player_shift, out_keys[m])
                 if _learned_dead(fp, out_keys[m], p.player_index[q]) or \
                         known_dead(fp.probe, out_keys[m]):
                     # Dropped now, so no advisor spends its move on it.

@@ -44,9 +44,41 @@ import numba as nb
 import numpy as np
 
 from ..byref import by_reference
+from ..puzzle import copy_key
 
 #: Side class of the DFS parent's part (any other class is a DFS child's cell).
 PARENT_SIDE = -1
+
+
+#: Largest value of a field of a macro child's descriptor (20 bits each).
+_DESC_FIELD = np.int64((1 << 20) - 1)
+_ONE = np.uint64(1)
+
+
+@nb.njit(cache=True, inline="always")
+def macro_descriptor(from_bit, to_bit, player):
+    """The descriptor of a macro child (FESS's ``out_desc``, in the keys of
+    the push and the pull games alike): the key bit its box leaves, the key
+    bit it lands on, and the player's index, 20 bits each."""
+    return (np.int64(from_bit) << np.int64(40)) | (np.int64(to_bit) << np.int64(20)) | \
+        np.int64(player)
+
+
+@nb.njit(cache=True, inline="always")
+def apply_macro(parent_key, desc, player_shift, out):
+    """Write into ``out`` the key of the child ``desc`` describes
+    (:func:`macro_descriptor`): ``parent_key`` with the box's bit moved
+    and the player's index (the bits from ``player_shift`` up of the last
+    word) replaced."""
+    copy_key(out, parent_key)
+    frm = (desc >> np.int64(40)) & _DESC_FIELD
+    to = (desc >> np.int64(20)) & _DESC_FIELD
+    out[frm >> 6] &= ~(_ONE << np.uint64(frm & 63))
+    out[to >> 6] |= _ONE << np.uint64(to & 63)
+    last = out.shape[0] - 1
+    shift = np.uint64(player_shift)
+    mask = ~((~np.uint64(0)) << shift)
+    out[last] = (out[last] & mask) | (np.uint64(desc & _DESC_FIELD) << shift)
 
 
 @by_reference

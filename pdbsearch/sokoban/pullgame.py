@@ -54,18 +54,18 @@ import numba as nb
 import numpy as np
 
 from ..byref import by_reference, to_ref
-from ..puzzle import copy_key, kernel_jit
+from ..puzzle import kernel_jit
 from ..search.fess_protocol import GOAL_CHILD, FessDomain, register_fess_kernels
 from ..search.store import empty_slots, find_slot, rehash
 from .advisors import start_push_distances
 from .features import (DIST_MAX, FeatureWork, components, components_freeing, feature_work,
                        pack_rank)
-from .macros import MacroWork, box_macros, macro_work, prepare_splits, split_at
+from .macros import (MacroWork, apply_macro, box_macros, macro_descriptor, macro_work,
+                     prepare_splits, split_at)
 from .perimeter import stuck_off_start
 from .tables import UNREACHABLE
 
 _ONE = np.uint64(1)
-_FIELD = np.int64((1 << 20) - 1)
 N_FEATURES = 3
 MAX_CHILDREN = 1 << 14
 
@@ -145,24 +145,11 @@ def _clear(pp, n):
             pp.occ[pp.start_cells[j]] = 0
 
 
-@nb.njit(cache=True, inline="always")
-def _apply(pp, parent_key, desc, out):
-    copy_key(out, parent_key)
-    frm = (desc >> np.int64(40)) & _FIELD
-    to = (desc >> np.int64(20)) & _FIELD
-    out[frm >> 6] &= ~(_ONE << np.uint64(frm & 63))
-    out[to >> 6] |= _ONE << np.uint64(to & 63)
-    last = out.shape[0] - 1
-    shift = np.uint64(pp.player_shift)
-    mask = ~((~np.uint64(0)) << shift)
-    out[last] = (out[last] & mask) | (np.uint64(desc & _FIELD) << shift)
-
-
 @kernel_jit
 def pull_child_key(pp, parent_key, desc, out):
     """The child key of a descriptor (clear the from-bit, set the to-bit,
     set the player)."""
-    _apply(pp, parent_key, desc, out)
+    apply_macro(parent_key, desc, pp.player_shift, out)
 
 
 @nb.njit(cache=True, inline="always")
@@ -170,7 +157,7 @@ def _emit(pp, key, desc, first, conn, on_goals, rank_dist, goal, cost, m, out_ke
           out_cost, out_feat, out_rank, out_flags):
     """Write child ``m`` (features ``first``, ``conn``, ``on_goals``; the
     rank's last term ``rank_dist``); returns ``m + 1``."""
-    _apply(pp, key, desc, out_keys[m])
+    apply_macro(key, desc, pp.player_shift, out_keys[m])
     if not goal and pp.meet_keys.shape[0] > 0:
         goal = pp.meet_slots[find_slot(pp.meet_keys, pp.meet_slots, out_keys[m])] >= 0
     out_desc[m] = desc
@@ -207,8 +194,7 @@ def _emit_extraction(pp, key, s, c, player, blocks, n, on_goals, dist, cost, m, 
     q = pp.index[pp.fw.lab[player]]
     pp.occ[c] = was
     pp.occ[s] = 1
-    desc = (np.int64(pp.index[s]) << np.int64(40)) | \
-        (np.int64(pp.n_region + pp.start_index[c]) << np.int64(20)) | np.int64(q)
+    desc = macro_descriptor(pp.index[s], pp.n_region + pp.start_index[c], q)
     return _emit_pull(pp, key, desc, n - 1, c_conn, on_goals - pp.goal[s], dist - _dist(pp, s),
                       cost, m, out_keys, out_desc, out_cost, out_feat, out_rank, out_flags)
 
@@ -311,8 +297,7 @@ def _pulls_to_start(pp, key, n, player, self_info, out_keys, out_desc, out_cost,
             q = pp.index[smallest]
             c_off = off - (pp.start_index[s] < 0) + (pp.start_index[c] < 0)
             c_dist = min(dist - pp.start_dist[s] + pp.start_dist[c], DIST_MAX)
-            desc = (np.int64(pp.index[s]) << np.int64(40)) | \
-                (np.int64(pp.index[c]) << np.int64(20)) | np.int64(q)
+            desc = macro_descriptor(pp.index[s], pp.index[c], q)
             m = _emit(pp, key, desc, c_off, c_conn, on_goals - pp.goal[s] + pp.goal[c], c_dist,
                       c_off == 0 and q == pp.start_player, pp.mw.depth[st], m, out_keys,
                       out_desc, out_cost, out_feat, out_rank, out_flags)
@@ -352,8 +337,7 @@ def pull_expand(pp, key, self_info, out_keys, out_desc, out_cost, out_feat, out_
             if pp.occ[z] != 0 or pp.fw.lab[z] != z:
                 continue  # not the smallest cell of its area
             if pp.area[z] == tag and m < most:
-                desc = (first_bit << np.int64(40)) | (first_bit << np.int64(20)) | \
-                    np.int64(pp.index[z])
+                desc = macro_descriptor(first_bit, first_bit, pp.index[z])
                 if pp.to_start != 0:
                     m = _emit(pp, key, desc, _off_start(pp, n), conn, n, _start_dist_sum(pp, n),
                               False, 0, m, out_keys, out_desc, out_cost, out_feat, out_rank,
@@ -444,8 +428,7 @@ def _pull_moves(pp, key, n, player, extract, self_info, out_keys, out_desc, out_
             pp.occ[c] = 1
             c_conn = components(pp.region, pp.inside, pp.occ, deltas, fw)
             q = fw.lab[c + deltas[k]]
-            desc = (np.int64(pp.index[s]) << np.int64(40)) | \
-                (np.int64(pp.index[c]) << np.int64(20)) | np.int64(pp.index[q])
+            desc = macro_descriptor(pp.index[s], pp.index[c], pp.index[q])
             m = _emit_pull(pp, key, desc, n, c_conn, on_goals - pp.goal[s] + pp.goal[c],
                            dist - _dist(pp, s) + _dist(pp, c), d, m, out_keys, out_desc,
                            out_cost, out_feat, out_rank, out_flags)
