@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pdbsearch.search.fess_protocol import GOAL_CHILD, expand_once
 from pdbsearch.search.result import Limits
 from pdbsearch.sokoban.features import CONNECTIVITY, UNPACKED
 from pdbsearch.sokoban.fess import SokobanFessDomain
+from pdbsearch.sokoban.macros import apply_macro, macro_descriptor
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.testing.fess import connectivity, macro_children, replay_pushes
 
@@ -222,3 +225,24 @@ def test_the_advisors_count_the_boxes_a_move_makes_pushable(number):
             assert adv.ch_gain[i] == want
             checked += 1
     assert checked >= 20
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_a_macro_descriptor_moves_the_box_bit_and_the_player(data):
+    """``apply_macro`` of a ``macro_descriptor`` against plain integers:
+    the box's bit cleared, its new bit set, the player's index (the bits
+    from ``player_shift`` up of the last word) replaced, nothing else."""
+    words = data.draw(st.integers(1, 3))
+    shift = data.draw(st.integers(44, 60))
+    board_bits = (words - 1) * 64 + shift        # the bits below the player's field
+    frm, to = data.draw(st.integers(0, board_bits - 1)), data.draw(st.integers(0, board_bits - 1))
+    player = data.draw(st.integers(0, (1 << (64 - shift)) - 1))
+    parent = np.array([data.draw(st.integers(0, 2**64 - 1)) for _ in range(words)], np.uint64)
+    out = np.zeros(words, np.uint64)
+    apply_macro(parent, macro_descriptor(frm, to, player), shift, out)
+    whole = sum(int(w) << (64 * i) for i, w in enumerate(parent))
+    whole = (whole & ~(1 << frm)) | (1 << to)
+    top = 64 * (words - 1) + shift
+    whole = (whole & ((1 << top) - 1)) | (player << top)
+    assert [int(w) for w in out] == [(whole >> (64 * i)) & (2**64 - 1) for i in range(words)]
