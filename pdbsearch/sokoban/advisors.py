@@ -63,25 +63,36 @@ def advisor_tables(on: bool, n_region: int, n_goals: int, n_grid: int,
 
 
 @nb.njit(cache=True)
-def lone_reach(inside, deltas, region, index, out):
-    """``out[i, j] = 1`` when a lone box on region cell ``i`` can be pushed
-    to region cell ``j`` (the player only needs the cell behind it)."""
+def push_reach(inside, deltas, start, out):
+    """``out[c] = 1`` where a lone box on ``start`` can be pushed (the
+    player walks freely: it only needs the cell behind the box); cells
+    already marked are not entered again, so several starts may share
+    ``out``."""
     q = np.empty(inside.shape[0], np.int64)
+    out[start] = 1
+    q[0] = start
+    head, tail = 0, 1
+    while head < tail:
+        c = q[head]
+        head += 1
+        for d in deltas:
+            t = c + d
+            if inside[t] != 0 and inside[c - d] != 0 and out[t] == 0:
+                out[t] = 1
+                q[tail] = t
+                tail += 1
+
+
+@nb.njit(cache=True)
+def lone_reach(inside, deltas, region, out):
+    """``out[i, j] = 1`` when a lone box on region cell ``i`` can be pushed
+    to region cell ``j`` (:func:`push_reach`)."""
+    grid = np.zeros(inside.shape[0], np.uint8)
     for i in range(region.shape[0]):
-        row = out[i]
-        start = region[i]
-        row[i] = 1
-        q[0] = start
-        head, tail = 0, 1
-        while head < tail:
-            c = q[head]
-            head += 1
-            for d in deltas:
-                t = c + d
-                if inside[t] != 0 and inside[c - d] != 0 and row[index[t]] == 0:
-                    row[index[t]] = 1
-                    q[tail] = t
-                    tail += 1
+        grid[:] = 0
+        push_reach(inside, deltas, region[i], grid)
+        for j in range(region.shape[0]):
+            out[i, j] = grid[region[j]]
 
 
 @nb.njit(cache=True)

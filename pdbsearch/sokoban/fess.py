@@ -474,7 +474,7 @@ class SokobanFessDomain(FessDomain):
         adv = advisor_tables(True, n_region, len(level.goals), n_grid,
                              self.max_children, len(level.boxes))
         if adv.on:
-            lone_reach(base.inside, base.deltas, base.index_cell, base.player_index, adv.reach)
+            lone_reach(base.inside, base.deltas, base.index_cell, adv.reach)
         self.params = to_ref(SokobanFessParams(base, int(h_rank), rank_base,
                                         naive_plan(len(level.goals), n_grid), adv,
                                         macro_work(n_grid), feature_work(n_grid),

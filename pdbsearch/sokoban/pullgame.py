@@ -57,7 +57,7 @@ from ..byref import by_reference, to_ref
 from ..puzzle import kernel_jit
 from ..search.fess_protocol import GOAL_CHILD, FessDomain, register_fess_kernels
 from ..search.store import empty_slots, find_slot, rehash
-from .advisors import start_push_distances
+from .advisors import push_reach, start_push_distances
 from .features import (DIST_MAX, FeatureWork, components, components_freeing, feature_work,
                        pack_rank)
 from .macros import (MacroWork, apply_macro, box_macros, macro_descriptor, macro_work,
@@ -493,25 +493,6 @@ def pull_late_check(pp, key):
 
 register_fess_kernels(PullParams, expand=pull_expand, child_key=pull_child_key,
                       late_check=pull_late_check)
-
-
-@nb.njit(cache=True)
-def push_reach(inside, deltas, start, out):
-    """``out[c] = 1`` where a lone box on ``start`` can be pushed (the
-    player walks freely: it only needs the cell behind the box)."""
-    q = np.empty(inside.shape[0], np.int64)
-    out[start] = 1
-    q[0] = start
-    head, tail = 0, 1
-    while head < tail:
-        c = q[head]
-        head += 1
-        for d in deltas:
-            t = c + d
-            if inside[t] != 0 and inside[c - d] != 0 and out[t] == 0:
-                out[t] = 1
-                q[tail] = t
-                tail += 1
 
 
 def reach_from_starts(inside, deltas, walls, starts) -> np.ndarray:

@@ -246,3 +246,25 @@ def test_a_macro_descriptor_moves_the_box_bit_and_the_player(data):
     top = 64 * (words - 1) + shift
     whole = (whole & ((1 << top) - 1)) | (player << top)
     assert [int(w) for w in out] == [(whole >> (64 * i)) & (2**64 - 1) for i in range(words)]
+
+
+@pytest.mark.parametrize("number", LEVELS)
+def test_lone_reach_matches_a_plain_breadth_first_search(number):
+    """The advisors' table of where a lone box can be pushed, against a
+    plain-Python search: a push from ``c`` to ``c + d`` needs both that
+    cell and the player's ``c - d`` inside the region."""
+    from pdbsearch.sokoban.advisors import lone_reach
+    p = SokobanPuzzle(microban(number), "pushes", "matching").params
+    region, inside, deltas = p.index_cell, p.inside, [int(d) for d in p.deltas]
+    table = np.zeros((len(region), len(region)), np.uint8)
+    lone_reach(inside, p.deltas, region, table)
+    where = {int(c): j for j, c in enumerate(region)}
+    for i, start in enumerate(region):
+        seen, todo = {int(start)}, [int(start)]
+        while todo:
+            c = todo.pop()
+            for d in deltas:
+                if inside[c + d] and inside[c - d] and c + d not in seen:
+                    seen.add(c + d)
+                    todo.append(c + d)
+        assert {j for j in range(len(region)) if table[i, j]} == {where[c] for c in seen}
