@@ -127,6 +127,8 @@ def _swap(a, i, j):
 
 @nb.njit(cache=True)
 def sift_down(a, off, size, i):
+    """Move the arena entry at heap position ``i`` of the heap segment
+    ``a[off : off + size]`` down to its place (least first)."""
     while True:
         left = 2 * i + 1
         if left >= size:
