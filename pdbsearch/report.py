@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .puzzle import Puzzle
 from .search.result import SearchResult, Status
 
@@ -61,7 +59,7 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
         # Not the search's solution: a helper's, replayed, not proved optimal.
         lines.append(f"the solution {result.extra['incumbent']['algo']} found, "
                      f"not proved optimal:")
-        lines.extend(puzzle.solution_lines(replace(result, steps=result.incumbent_steps)))
+        lines.extend(puzzle.solution_lines(result.kept_solution()))
     return "\n".join(lines)
 
 

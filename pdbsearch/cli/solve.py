@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 
 from ..api import animate, solve
 from ..errors import PdbsearchError
@@ -73,7 +72,7 @@ def _animate(puzzle, result, args: argparse.Namespace) -> None:
     what = ""
     if result.status is not Status.SOLVED and result.incumbent_steps:
         what = f" of the solution {result.extra['incumbent']['algo']} found (not proved optimal)"
-        result = replace(result, status=Status.SOLVED, steps=result.incumbent_steps)
+        result = result.kept_solution()
     if result.status is not Status.SOLVED:
         print(f"pdbsearch: {args.animate}: not drawn: the search ended {result.status.value}",
               file=sys.stderr)

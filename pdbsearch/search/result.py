@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..machine import usable_cores
@@ -130,6 +130,16 @@ class SearchResult:
             if isinstance(report, dict) and report.get("winner"):
                 return str(report["winner"])
         return None
+
+    def kept_solution(self) -> "SearchResult | None":
+        """The solution kept apart (:attr:`incumbent_steps`) as a solved
+        result of its own, with no optimality claim (``bound`` None), for
+        printing, drawing and recording it as the search's solutions are;
+        None when there is none."""
+        if not self.incumbent_steps:
+            return None
+        return replace(self, status=Status.SOLVED, steps=self.incumbent_steps,
+                       cost=self.extra["incumbent"]["cost"], bound=None)
 
     @property
     def moves(self) -> list[str]:

@@ -23,7 +23,7 @@ from ..io import atomic_write_text
 from ..search import DEFAULT_SHORTCUT_DEPTH, Limits, Status, solve
 from ..search import warm_up as warm_up_search
 from .model import Level
-from .puzzle import Rules, SokobanPuzzle
+from .puzzle import Rules, SokobanPuzzle, solution_fields
 from .vocabulary import GROUPINGS, HEURISTICS, METRICS
 
 #: Status of a level that breaks a rule of the model (its ``error`` says
@@ -140,8 +140,9 @@ def solve_level(level: Level, number: int, options: RunOptions, limits: Limits) 
     copy_search_figures(record, result)
     record.pushes, record.steps, record.lurd = sol["pushes"], sol["steps"], sol["lurd"]
     record.winner = result.winner
-    if result.incumbent_steps:
-        record.upper_bound_lurd = "".join(s.text for s in result.incumbent_steps)
+    kept = result.kept_solution()
+    if kept is not None:
+        record.upper_bound_lurd = solution_fields(kept)["lurd"]
     return record
 
 
