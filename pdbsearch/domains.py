@@ -43,7 +43,7 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in [
     Domain("hakoiri", "Hakoiri-musume (Klotski) sliding blocks", HAKOIRI_METRICS,
            HAKOIRI_HEURISTICS, hakoiri_domain.load,
            (hakoiri_domain.DEFAULT_TEXT, hakoiri_domain.DEFAULT_SOURCE)),
-    Domain("sokoban", "Sokoban (XSB collections, ICPC Push!! maps, seed 002's legend)",
+    Domain("sokoban", "Sokoban (XSB and SLC collections, ICPC Push!! maps, seed 002's legend)",
            SOKOBAN_METRICS, SOKOBAN_HEURISTICS, sokoban_domain.load),
     Domain("fifteen", "N x M sliding-tile puzzles (8-, 15-, 24-puzzle; boards of numbers, "
                       "Korf's collection format)",

@@ -26,11 +26,15 @@ from pdbsearch.hakoiri.model import Shape
 from pdbsearch.sokoban.formats import InvalidLevel, parse_levels, parse_levels_each, read_level
 from pdbsearch.sokoban.model import Level
 
+from .sokoban.slcfiles import slc_text, xsb_rows
+
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 MICROBAN = (PUZZLES / "sokoban" / "microban.txt").read_text()
 PUSH_SAMPLE = (PUZZLES / "push" / "sample_map1_only.in").read_text()
 #: characters mutations draw from: every format's own, and a few strangers
 ALPHABET = "#$.*@+ -_\n\t;:0123456789xXoG%ABCDEFabexitpP|\u00b2\u0661\r\x0c\ufeff?"
+#: and the characters of XML
+XML_ALPHABET = ALPHABET + "<>/=\"'&!L"
 
 
 def _run_length(line: str) -> str:
@@ -49,20 +53,20 @@ LONG = settings(max_examples=1500, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 
-def mutate(text: str, seed: int, edits: int) -> str:
-    """``text`` with ``edits`` random insertions, deletions, replacements,
-    line duplications and digit blow-ups."""
+def mutate(text: str, seed: int, edits: int, alphabet: str = ALPHABET) -> str:
+    """``text`` with ``edits`` random insertions, deletions, replacements
+    (of characters of ``alphabet``), line duplications and digit blow-ups."""
     rng = random.Random(seed)
     chars = list(text)
     for _ in range(edits):
         kind = rng.randrange(5)
         i = rng.randrange(len(chars) + 1)
         if kind == 0:
-            chars.insert(i, rng.choice(ALPHABET))
+            chars.insert(i, rng.choice(alphabet))
         elif kind == 1 and chars:
             del chars[min(i, len(chars) - 1)]
         elif kind == 2 and chars:
-            chars[min(i, len(chars) - 1)] = rng.choice(ALPHABET)
+            chars[min(i, len(chars) - 1)] = rng.choice(alphabet)
         elif kind == 3:
             lines = "".join(chars).split("\n")
             j = rng.randrange(len(lines))
@@ -107,24 +111,39 @@ def sokoban_case(seed: int, edits: int) -> None:
     rng = random.Random(seed)
     source = MICROBAN if rng.random() < 0.5 else MICROBAN_RLE
     start = rng.randrange(0, len(source) - 600)
-    text = mutate(source[start:start + 600], seed, edits)
+    check_collection(mutate(source[start:start + 600], seed, edits), "fuzz.xsb")
+
+
+#: Microban's first six levels as an SLC (XML) file
+MICROBAN_SLC = slc_text([(level.title, xsb_rows(level))
+                         for level in parse_levels(MICROBAN)[:6]])
+
+
+def slc_case(seed: int, edits: int) -> None:
+    check_collection(mutate(MICROBAN_SLC, seed, edits, XML_ALPHABET), "fuzz.slc")
+
+
+def check_collection(text: str, source: str) -> None:
+    """A level text parses into valid levels or raises a short
+    :class:`PuzzleFormatError` naming ``source``; one level read alone and
+    the levels read one by one agree with the whole parse."""
     detect_domain(text)
     whole_error = None
     try:
-        levels = parse_levels(text, "fuzz.xsb")
+        levels = parse_levels(text, source)
     except PuzzleFormatError as exc:
-        assert exc.source == "fuzz.xsb" and len(str(exc)) < 400
+        assert exc.source == source and len(str(exc)) < 400
         levels, whole_error = None, str(exc)
     for level in levels or []:
         check_level(level)
     # Reading one level alone agrees with the whole parse wherever that works.
     for n in range(1, len(levels or []) + 1):
-        assert read_level(text, "fuzz.xsb", n) == levels[n - 1]
+        assert read_level(text, source, n) == levels[n - 1]
     # Level by level (``levels``): the same levels where the whole parse
     # works; else the first invalid level carries the whole parse's error,
     # or the text itself is refused with it.
     try:
-        each = parse_levels_each(text, "fuzz.xsb")
+        each = parse_levels_each(text, source)
     except PuzzleFormatError as exc:
         assert str(exc) == whole_error
         return
@@ -159,6 +178,12 @@ def test_hakoiri_boards(seed, edits):
 @given(seed=st.integers(0, 2**32), edits=st.integers(1, 8))
 def test_sokoban_levels(seed, edits):
     sokoban_case(seed, edits)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32), edits=st.integers(1, 8))
+def test_slc_collections(seed, edits):
+    slc_case(seed, edits)
 
 
 @QUICK
@@ -207,9 +232,9 @@ def test_pdb_files(small_pdb, tmp_path, seed, flips):
 
 @pytest.mark.slow
 @LONG
-@given(seed=st.integers(0, 2**32), edits=st.integers(1, 20), kind=st.sampled_from("hsp"))
+@given(seed=st.integers(0, 2**32), edits=st.integers(1, 20), kind=st.sampled_from("hspx"))
 def test_parsers_long_run(seed, edits, kind):
-    {"h": hakoiri_case, "s": sokoban_case, "p": push_case}[kind](seed, edits)
+    {"h": hakoiri_case, "s": sokoban_case, "p": push_case, "x": slc_case}[kind](seed, edits)
 
 
 @pytest.mark.slow

@@ -7,8 +7,8 @@ import argparse
 from ..api import build_pdb
 from ..domains import DOMAINS
 from .exitcodes import EXIT_OK
-from .options import add_pdb_options, add_sokoban_options, positive_int, sokoban_options, \
-    wants_progress
+from .options import (add_format_option, add_pdb_options, add_sokoban_options, positive_int,
+                      sokoban_options, wants_progress)
 
 
 def add_parser(sub) -> None:
@@ -30,8 +30,7 @@ def add_parser(sub) -> None:
                    help="hakoiri, with a size: the 2x2's exit X,Y, or bottom (default)")
     p.add_argument("--level", default=None, metavar="N|TITLE",
                    help="sokoban: which level of the collection (default 1)")
-    p.add_argument("--format", default=None, choices=["xsb", "push", "seed002"],
-                   help="sokoban: file format (default: detected)")
+    add_format_option(p)
     p.add_argument("--partition", default=None,
                    help="fifteen: the pattern groups, 7-8 (default on 4x4), 6-6-3, 5-5-5 or "
                         "tiles like 1,2,3/4,5,6/...")

@@ -15,6 +15,7 @@ from ..fifteen.vocabulary import HEURISTICS as FIFTEEN_HEURISTICS
 from ..sokoban.vocabulary import HEURISTICS, METRICS
 from .exitcodes import EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_OK, EXIT_UNSOLVABLE
 from .options import (
+    add_format_option,
     add_pdb_options,
     add_search_options,
     add_sokoban_options,
@@ -52,8 +53,7 @@ def add_parser(sub) -> None:
                    help="fifteen, heuristic pdb: the pattern groups, 7-8 (default on 4x4), "
                         "6-6-3, 5-5-5 or tiles like 1,2,3/4,5,6/...")
     add_pdb_options(p)
-    p.add_argument("--format", choices=["xsb", "push", "seed002"], default=None,
-                   help="file format (default: detected)")
+    add_format_option(p)
     add_sokoban_options(p)
     add_search_options(p)
     p.set_defaults(time_limit=DEFAULT_TIME_LIMIT)

@@ -8,6 +8,7 @@ import sys
 from ..domains import DOMAINS
 from ..errors import PdbsearchError
 from ..search import ALGORITHMS, DEFAULT_SHORTCUT_DEPTH
+from ..sokoban.formats import FORMATS
 from ..sokoban.rules import Rules
 from ..sokoban.vocabulary import GROUPINGS, PORTFOLIO_MEMBERS, check_members
 
@@ -154,9 +155,14 @@ def add_puzzle_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", default=None, metavar="N|TITLE",
                         help="sokoban: which level of a collection (1-based number or title; "
                              "default 1; a Push!! file without it: every map)")
-    parser.add_argument("--format", default=None, choices=["xsb", "push", "seed002"],
-                        help="sokoban: file format (default: detected)")
+    add_format_option(parser)
     add_sokoban_options(parser)
+
+
+def add_format_option(parser: argparse.ArgumentParser) -> None:
+    """``--format``: which of the Sokoban level formats a file is in."""
+    parser.add_argument("--format", default=None, choices=list(FORMATS),
+                        help="sokoban: file format (default: detected)")
 
 
 def add_sokoban_options(parser: argparse.ArgumentParser) -> None:

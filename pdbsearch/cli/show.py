@@ -8,7 +8,7 @@ from ..api import load, show
 from ..domains import DOMAINS
 from ..pictures.animate import check_picture_path
 from .exitcodes import EXIT_OK
-from .options import log
+from .options import add_format_option, log
 
 
 def add_parser(sub) -> None:
@@ -28,8 +28,7 @@ def add_parser(sub) -> None:
     p.add_argument("--level", default=None, metavar="N|TITLE",
                    help="sokoban: which level of a collection (1-based number or title; "
                         "default 1)")
-    p.add_argument("--format", default=None, choices=["xsb", "push", "seed002"],
-                   help="sokoban: file format (default: detected)")
+    add_format_option(p)
     p.add_argument("--quiet", action="store_true", help="print nothing")
     p.set_defaults(run=run)
 

@@ -18,13 +18,14 @@ from pdbsearch.sokoban.checker import check_solution, replay_lurd
 from pdbsearch.sokoban.formats import (FORMATS, InvalidLevel, detect_format, format_xsb,
                                        format_xsb_collection, load_levels,
                                        parse_levels, parse_levels_each, parse_push,
-                                       parse_seed002, parse_xsb_collection,
+                                       parse_seed002, parse_slc, parse_xsb_collection,
                                        read_level, select_level)
 from pdbsearch.sokoban.model import DIRECTIONS, MAX_BOXES, MAX_SIDE, Level
 
 __all__ = [
     "DIRECTIONS", "FORMATS", "InvalidLevel", "MAX_BOXES", "MAX_SIDE", "Level",
     "check_solution", "detect_format", "format_xsb", "format_xsb_collection", "load_levels",
-    "parse_levels", "parse_levels_each", "parse_push", "parse_seed002", "parse_xsb_collection",
+    "parse_levels", "parse_levels_each", "parse_push", "parse_seed002", "parse_slc",
+    "parse_xsb_collection",
     "read_level", "replay_lurd", "select_level",
 ]

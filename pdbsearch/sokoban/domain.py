@@ -26,7 +26,7 @@ def load(text: str, source: str, *, level: int | str | None = None, metric: str 
          members: Sequence[str] | None = None) -> SokobanPuzzle | list[SokobanPuzzle]:
     """The puzzle (or, for a Push!! text, the puzzles) of ``text``.
 
-    ``format`` is ``xsb``, ``push`` or ``seed002`` (default: detected);
+    ``format`` is ``xsb``, ``slc``, ``push`` or ``seed002`` (default: detected);
     ``rules`` the pruning rules (default: all on); ``pattern_boxes`` and
     ``grouping`` tune the ``pdb`` heuristic; ``members`` keeps only those
     members of the ``--algo fess`` portfolio (see :class:`SokobanPuzzle`).

@@ -1,6 +1,6 @@
-"""Reading and writing Sokoban levels: XSB, ICPC "Push!!" and seed 002.
+"""Reading and writing Sokoban levels: XSB, SLC, ICPC "Push!!" and seed 002.
 
-Three text formats are read:
+Four text formats are read:
 
 * **XSB** (the standard): ``#`` wall, `` ``/``-``/``_`` floor, ``$`` box,
   ``.`` goal, ``*`` box on goal, ``@`` player, ``+`` player on goal; the
@@ -9,6 +9,9 @@ Three text formats are read:
   before a character repeats it, ``|`` ends a row: ``5#|#@$.#|5#``), as
   the level format of the Sokoban wiki (sokobano.de) allows.  A file may
   hold one level or a collection (see :func:`parse_xsb_collection`).
+* **SLC** (the XML collections of Sokoban YASC, JSoko and most level
+  sites): ``<Level Id="title">`` elements, one ``<L>`` per row in the XSB
+  legend (see :func:`parse_slc`).
 * **Push!!** (ICPC, one box, see :func:`parse_push`): ``w h`` then ``h``
   rows of ``w`` integers, ``0 0`` at the end.
 * **seed 002** (a magazine article's C string): ``*`` wall, ``.`` floor,
@@ -32,6 +35,7 @@ import numpy as np
 from pdbsearch.errors import PuzzleFormatError, quote
 from pdbsearch.io import decode_text
 from pdbsearch.sokoban.model import MAX_SIDE, Level
+from pdbsearch.sokoban.slcformat import read_slc_boards
 
 # Bit flags of what a character puts on its cell.
 _WALL, _GOAL, _BOX, _PLAYER = 1, 2, 4, 8
@@ -52,7 +56,7 @@ _COMMENT_TITLE = re.compile(r"^\s*;\s*title\s*:\s*(.*?)\s*$", re.IGNORECASE)
 #: character is a letter followed by ``:``, so these never look like rows.
 _METADATA = re.compile(r"^\s*([A-Za-z][A-Za-z0-9 _-]*?)\s*:\s*(.*?)\s*$")
 
-FORMATS = ("xsb", "push", "seed002")
+FORMATS = ("xsb", "slc", "push", "seed002")
 
 
 # -- grid formats (XSB, seed 002) --------------------------------------------
@@ -99,11 +103,15 @@ def parse_seed002(text: str, source: str = "<string>") -> list[Level]:
 
 
 class _Block:
-    """A board being collected: its rows (line number, text) and title."""
+    """A board being collected: its rows (line number, text) and title;
+    ``columns``, when given, the 1-based column where each row's text
+    starts in its line (an SLC row follows its ``<L>`` tag)."""
 
-    def __init__(self) -> None:
+    def __init__(self, title: str | None = None,
+                 columns: list[int] | None = None) -> None:
         self.rows: list[tuple[int, str]] = []
-        self.title: str | None = None
+        self.title = title
+        self.columns = columns
 
 
 def _grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name: str,
@@ -197,13 +205,13 @@ def _is_board_row(line: str, legend: dict[str, int], wall: str) -> bool:
 
 
 def _check_row(line: str, number: int, legend: dict[str, int], source: str,
-               name: str) -> None:
-    for col, ch in enumerate(line, start=1):
+               name: str, first_column: int = 1) -> None:
+    for col, ch in enumerate(line, start=first_column):
         if ch not in legend:
             known = " ".join(repr(k) for k in legend)
             raise PuzzleFormatError(
-                f"unknown character {ch!r} in a {name} board row "
-                f"(the legend is {known})", source=source, line=number,
+                f"unknown character {ch!r} in a board row "
+                f"(the {name} legend is {known})", source=source, line=number,
                 column=col)
 
 
@@ -282,10 +290,46 @@ def _grid_level(block: _Block, legend: dict[str, int], source: str) -> Level:
 
     def locate(cell: int) -> tuple[int, int]:
         r, c = divmod(cell, width)
-        return block.rows[r][0], c + 1   # a run-length line holds several rows
+        first_column = block.columns[r] if block.columns else 1
+        return block.rows[r][0], first_column + c   # a run-length line holds several rows
 
     return Level.from_parts(walls, goals, boxes, players, block.title,
                             source=source, line=first_line, locate=locate)
+
+
+# -- SLC (XML) ------------------------------------------------------------------
+
+
+def parse_slc(text: str, source: str = "<string>") -> list[Level]:
+    """Parse an SLC collection (XML: a ``<Level Id="title">`` per level, an
+    ``<L>`` per board row in the XSB legend, run-length encoding aside).
+
+    The level's ``Id`` is its title.  Errors name the line and column in
+    the file: of the XML fault, or of the board character at fault.
+    """
+    levels = _slc_levels_each(text, source)
+    for level in levels:
+        if isinstance(level, InvalidLevel):
+            raise level.error
+    return levels
+
+
+def _slc_levels_each(text: str, source: str) -> list["Level | InvalidLevel"]:
+    """Every level of an SLC text built on its own (see :func:`parse_levels_each`)."""
+    boards = read_slc_boards(text, source)
+    if not boards:
+        raise PuzzleFormatError("no SLC level found (no <Level> element)", source=source)
+    levels: list[Level | InvalidLevel] = []
+    for board in boards:
+        block = _Block(board.title, [column for _, column, _ in board.rows])
+        for line, column, row in board.rows:
+            _check_row(row, line, _XSB_LEGEND, source, "SLC", column)
+            block.rows.append((line, row.rstrip()))
+        try:
+            levels.append(_grid_level(block, _XSB_LEGEND, source))
+        except PuzzleFormatError as exc:
+            levels.append(InvalidLevel(block.title, exc))
+    return levels
 
 
 # -- ICPC "Push!!" ------------------------------------------------------------
@@ -432,15 +476,18 @@ def _push_level(rows: list[tuple[int, list[tuple[int, int]]]], w: int,
 
 
 def detect_format(text: str) -> str:
-    """Guess a level text's format: ``"xsb"``, ``"push"`` or ``"seed002"``.
+    """Guess a level text's format: ``"xsb"``, ``"slc"``, ``"push"`` or ``"seed002"``.
 
-    A text whose first non-blank line is two integers is Push!!.  A text
+    A text that starts with ``<`` (after blanks) is XML, so SLC.  A text
+    whose first non-blank line is two integers is Push!!.  A text
     with board rows made of seed 002 characters that use ``*`` walls and
     contain ``o``, ``%`` or ``G``, and no ``#`` or ``$`` anywhere in its
     rows, is seed 002.  Anything else is XSB (whose parser then reports
     what is wrong, if anything).  One regular-expression scan of each kind:
     quick on large files.
     """
+    if text.lstrip("\ufeff \t\r\n").startswith("<"):
+        return "slc"
     first = _FIRST_CONTENT.search(text.lstrip("\ufeff"))
     if first and re.fullmatch(r"\s*\d+\s+\d+\s*", first.group()):
         return "push"
@@ -456,7 +503,7 @@ _XSB_HINT = re.compile(_CONTENT + r"[^\n]*[#$]", re.M)
 _SEED002_ROW = re.compile(_CONTENT + r"(?=[^\n]*\*)(?=[^\n]*[o%G])[*. %oG@+]+[^\S\n]*$", re.M)
 
 
-_PARSERS = {"xsb": parse_xsb_collection, "push": parse_push,
+_PARSERS = {"xsb": parse_xsb_collection, "slc": parse_slc, "push": parse_push,
             "seed002": parse_seed002}
 
 
@@ -493,6 +540,8 @@ def parse_levels_each(text: str, source: str = "<string>",
     fmt = detect_format(text) if fmt is None else fmt
     if fmt in _GRID_FORMATS:
         return _grid_levels_each(text, source, *_GRID_FORMATS[fmt])
+    if fmt == "slc":
+        return _slc_levels_each(text, source)
     return list(parse_levels(text, source, fmt))
 
 
