@@ -8,7 +8,8 @@ Four text formats are read:
   (player on goal) are accepted too, and so is run-length encoding (a count
   before a character repeats it, ``|`` ends a row: ``5#|#@$.#|5#``), as
   the level format of the Sokoban wiki (sokobano.de) allows.  A file may
-  hold one level or a collection (see :func:`parse_xsb_collection`).
+  hold one level or a collection (see :func:`parse_xsb_collection`), with
+  the notes of SOK files between the boards.
 * **SLC** (the XML collections of Sokoban YASC, JSoko and most level
   sites): ``<Level Id="title">`` elements, one ``<L>`` per row in the XSB
   legend (see :func:`parse_slc`).
@@ -25,7 +26,9 @@ with the source name and the 1-based line and column of the problem.
 from __future__ import annotations
 
 import re
+import string
 from bisect import bisect_left
+from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 from typing import Iterable, NamedTuple, Sequence
@@ -55,6 +58,10 @@ _COMMENT_TITLE = re.compile(r"^\s*;\s*title\s*:\s*(.*?)\s*$", re.IGNORECASE)
 #: ``Key: value`` metadata lines (``Title: X``, ``Author: Y`` ...).  No board
 #: character is a letter followed by ``:``, so these never look like rows.
 _METADATA = re.compile(r"^\s*([A-Za-z][A-Za-z0-9 _-]*?)\s*:\s*(.*?)\s*$")
+#: A SOK file's multi-line note: ``Comment:`` alone on its line, up to
+#: ``Comment-End:``; every line between is text, whatever it holds.
+_COMMENT_START = re.compile(r"^[ \t]*comment[ \t]*:[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_COMMENT_END = re.compile(r"^\s*comment[-_ ]?end\s*:?\s*$", re.IGNORECASE)
 
 FORMATS = ("xsb", "slc", "push", "seed002")
 
@@ -69,7 +76,9 @@ def parse_xsb_collection(text: str, source: str = "<string>") -> list[Level]:
 
     * a level is a run of consecutive board rows; blank lines (or any
       non-board line) end it, so levels are separated by blank lines;
-    * lines starting with ``;`` are comments; ``; Title: X`` and a plain
+    * lines starting with ``;`` or ``::`` are comments, and so are the
+      lines of a ``Comment:`` ... ``Comment-End:`` block (SOK files' notes);
+      ``; Title: X`` and a plain
       ``Title: X`` line give a title: to the board just above it if only
       metadata lines lie between them and that board has no title yet,
       otherwise to the next board of the same paragraph (block of non-blank
@@ -77,7 +86,9 @@ def parse_xsb_collection(text: str, source: str = "<string>") -> list[Level]:
     * other ``Key: value`` lines (``Author:`` ...) and free-text lines
       without any ``#`` are ignored;
     * a line containing ``#`` is a board row: every character must belong to
-      the XSB legend, otherwise the error names its line and column;
+      the XSB legend, otherwise the error names its line and column; unless
+      it holds a word (two letters side by side, not both of the legend's
+      ``p P b B``): then it is text (``Level #12``), as no board row holds one;
     * a board row may be run-length encoded: digits give the count of the
       character after them, ``|`` ends a row (so one line may hold several
       rows, or a whole level); an error in such a line names its column,
@@ -122,6 +133,7 @@ def _grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name
     current: _Block | None = None      # board whose rows are being read
     previous: _Block | None = None     # board just above (only metadata since)
     pending_title: str | None = None   # title seen before its board
+    comment_from: int | None = None    # the line of an open Comment: block
 
     def set_title(title: str) -> None:
         nonlocal pending_title
@@ -133,6 +145,14 @@ def _grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name
 
     for number, raw in enumerate(_lines(text), start=first_line):
         line = raw.rstrip()
+        if comment_from is not None:
+            if _COMMENT_END.match(line):
+                comment_from = None
+            continue
+        if _COMMENT_START.match(line):
+            comment_from = number
+            current = previous = None
+            continue
         if not line:
             # A blank line ends the board and the paragraph; a title that
             # found no board in its paragraph is dropped (a file header).
@@ -164,6 +184,11 @@ def _grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name
             # A plain comment (say "; 12") or free text separates a board
             # from what follows: a later title belongs to the next board.
             previous = None
+    if comment_from is not None:
+        # Refused rather than read as a note to the end: the levels after
+        # it would be lost without a word.
+        raise PuzzleFormatError("this Comment: block never ends (no Comment-End: line after it)",
+                                source=source, line=comment_from)
     return blocks
 
 
@@ -197,11 +222,23 @@ def _lines(text: str) -> list[str]:
 
 def _is_board_row(line: str, legend: dict[str, int], wall: str) -> bool:
     """A row contains a wall; a line of legend characters only (say, a
-    floor-only row) is a row too.  Comments and ``Key:`` lines never are."""
+    floor-only row) is a row too.  Comments (``;``, ``::``), ``Key:``
+    lines and text with a word in it (``Level #12``) never are."""
     stripped = line.lstrip()
-    if stripped.startswith(";") or _METADATA.match(line):
+    if stripped.startswith((";", "::")) or _METADATA.match(line):
         return False
-    return wall in line or all(ch in legend for ch in line)
+    if wall in line:
+        return not re.search(_word_pattern(wall), line)
+    return all(ch in legend for ch in line)
+
+
+@lru_cache(maxsize=None)
+def _word_pattern(wall: str) -> str:
+    """Two ASCII letters side by side, not both letters of the legend whose
+    wall is ``wall``: a word, which no board row holds."""
+    legend = _XSB_LEGEND if wall == "#" else _SEED002_LEGEND
+    other = "".join(ch for ch in string.ascii_letters if ch not in legend)
+    return rf"[A-Za-z][{other}]|[{other}][A-Za-z]"
 
 
 def _check_row(line: str, number: int, legend: dict[str, int], source: str,
@@ -627,8 +664,9 @@ def _row_pattern(legend: dict[str, int], wall: str) -> str:
     accepts (ASCII text, ``\n`` line breaks, trailing blanks and tabs)."""
     chars = re.escape("".join(legend))
     solid = re.escape("".join(ch for ch in legend if ch != " "))
-    return (r"^(?![ \t]*;)(?![ \t]*[A-Za-z][A-Za-z0-9 _-]*[ \t]*:)"
-            rf"(?:[^\n]*{re.escape(wall)}[^\n]*|[{chars}]*[{solid}][ \t]*)$")
+    return (r"^(?![ \t]*;)(?![ \t]*::)(?![ \t]*[A-Za-z][A-Za-z0-9 _-]*[ \t]*:)"
+            rf"(?:(?![^\n]*(?:{_word_pattern(wall)}))[^\n]*{re.escape(wall)}[^\n]*"
+            rf"|[{chars}]*[{solid}][ \t]*)$")
 
 
 class _LazyGrid:
@@ -656,6 +694,8 @@ class _LazyGrid:
             return None
         if fmt == "xsb" and _RUN_LENGTH_HINT.search(text):
             return None   # the scan reads plain rows only
+        if _COMMENT_START.search(text):
+            return None   # nor does it skip Comment: blocks
         return cls(text, source, fmt)
 
     def line_of(self, pos: int) -> int:

@@ -14,7 +14,7 @@ from pdbsearch.errors import PuzzleFormatError
 from pdbsearch.sokoban import (MAX_BOXES, MAX_SIDE, InvalidLevel, Level, detect_format,
                                format_xsb, format_xsb_collection, load_levels,
                                parse_levels, parse_levels_each, parse_push, parse_seed002,
-                               parse_xsb_collection, select_level)
+                               parse_xsb_collection, read_level, select_level)
 
 from .helpers import many_boxes_text
 
@@ -407,6 +407,90 @@ def test_letters_and_run_length_property(level, one_line, letters):
     parsed = parse_xsb_collection(text)
     assert [dataclasses.replace(lv, title=level.title) for lv in parsed] == [level]
     assert detect_format(text) == "xsb"
+
+
+# -- SOK files' notes (Sokoban YASC, sokoban.dk) ----------------------------------
+
+SOK_TEXT = """\
+::::::::::::::::::::::::::::::::::::::::
+::  File notes: levels #1 to #3      ::
+::::::::::::::::::::::::::::::::::::::::
+Collection: Tests
+Level #1 of three, by someone (c) 2026
+
+Title: One
+#####
+#@$.#
+#####
+Comment:
+###   a board-like line in a note   ###
+#####
+#@ $.#
+#####
+Comment-End:
+
+Title: Two
+######
+#@ $.#
+######
+Solution
+rR
+"""
+
+
+def test_sok_notes_comments_and_text_with_walls_are_not_boards():
+    """``::`` lines, a Comment: block (board-like lines and all) and text
+    holding ``#`` among words are notes; the boards around them are read,
+    with their titles, by the whole parse and by reading one level alone."""
+    levels = parse_xsb_collection(SOK_TEXT, "t.sok")
+    assert [lv.title for lv in levels] == ["One", "Two"]
+    assert [len(lv.boxes) for lv in levels] == [1, 1]
+    assert [read_level(SOK_TEXT, "t.sok", n) for n in (1, 2)] == levels
+    assert read_level(SOK_TEXT, "t.sok", "two") == levels[1]
+
+
+def test_a_comment_block_that_never_ends_is_refused_at_its_line():
+    text = SOK_TEXT.replace("Comment-End:\n", "")
+    err = parse_error(text)
+    assert "never ends" in err.message and err.line == 11
+
+
+@pytest.mark.parametrize("row, column", [("#@$x.#", 4), ("#@$.#x", 6), ("#P$.#p", None)])
+def test_a_lone_stray_letter_in_a_row_is_still_an_error(row, column):
+    """Only a word (two letters, not both of p P b B) makes a line text: a
+    board row with one stray letter is still refused at the letter."""
+    text = f"#####\n{row}\n#####\n"
+    if column is None:
+        with pytest.raises(PuzzleFormatError, match="2 players"):
+            parse_xsb_collection(text)
+        return
+    err = parse_error(text)
+    assert "unknown character" in err.message and (err.line, err.column) == (2, column)
+
+
+_NOTE_WORDS = st.text("abcxyzLRUD#@$.*:;0123456789()", min_size=2, max_size=6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(random_levels(), min_size=1, max_size=3),
+       st.lists(st.lists(_NOTE_WORDS, min_size=1, max_size=4), min_size=3, max_size=3),
+       st.booleans())
+def test_notes_between_levels_change_no_level_property(levels, notes, as_comment_block):
+    """Between the levels of a collection, any notes: lines of words that
+    may hold walls, boxes and goals (each note has a word in it), ``::``
+    lines, or the same in a Comment: block.  The levels read are the same."""
+    parts = []
+    for level, words in zip(levels, notes):
+        note = " ".join(["note", *words])
+        lines = [note, ":: " + note]
+        if as_comment_block:
+            lines = ["Comment:", *lines, format_xsb(level, title=False).rstrip(), "Comment-End:"]
+        parts.append("\n".join(lines) + "\n\n" + format_xsb(level, title=False))
+    text = "\n".join(parts)
+    parsed = parse_xsb_collection(text)
+    assert [dataclasses.replace(lv, title=None) for lv in parsed] == \
+        [dataclasses.replace(lv, title=None) for lv in levels]
+    assert [read_level(text, "x", n) for n in range(1, len(levels) + 1)] == parsed
 
 
 def test_run_length_collection_by_number_and_title():
