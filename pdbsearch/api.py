@@ -126,7 +126,7 @@ def compare(puzzle: "Puzzle", weights: Sequence[float] = DEFAULT_WEIGHTS, *,
     with the same limits and its solution as the search found it (not
     shortened: the table compares the searches); ``on_run`` hears each
     result as it comes.  See
-    :func:`pdbsearch.compare.format_table` for the table of seed 003.
+    :func:`pdbsearch.sweep.format_table` for the table of seed 003.
 
     ``dask`` (``local:N`` or a scheduler address) runs the weights as tasks
     on a Dask cluster, each in a job worker process (killed 10 s past

@@ -80,10 +80,13 @@ def optimum_of(runs: Sequence[SearchResult], known: int | None) -> int | None:
     return None
 
 
-def format_table(runs: Sequence[SearchResult], known_optimum: int | None = None) -> str:
-    """The table α | seconds | expanded | steps | steps / optimal."""
+def format_table(runs: Sequence[SearchResult], known_optimum: int | None = None,
+                 unit: str = "moves") -> str:
+    """The table α | seconds | expanded | cost | cost / optimal, the cost
+    counted in ``unit`` (the puzzle's :attr:`~pdbsearch.puzzle.Puzzle.cost_unit`:
+    ``moves``, or a Sokoban metric's ``pushes``)."""
     opt = optimum_of(runs, known_optimum)
-    rows = [("alpha", "seconds", "expanded", "steps", "steps/optimal")]
+    rows = [("alpha", "seconds", "expanded", unit, f"{unit}/optimal")]
     for r in runs:
         solved = r.status is Status.SOLVED
         rows.append((f"{r.weight:g}", f"{r.seconds:.3f}", f"{r.expanded:,}",
@@ -98,8 +101,10 @@ def format_table(runs: Sequence[SearchResult], known_optimum: int | None = None)
     return "\n".join(lines)
 
 
-def plot_runs(runs: Sequence[SearchResult], path: str | Path, title: str = "") -> None:
-    """Draw seconds and steps against α into a PNG (needs matplotlib)."""
+def plot_runs(runs: Sequence[SearchResult], path: str | Path, title: str = "",
+              unit: str = "moves") -> None:
+    """Draw seconds and the solutions' cost (in ``unit``) against α into a
+    PNG (needs matplotlib)."""
     from .pictures.figures import check_png_path, pyplot, save_png
 
     check_png_path(path)
@@ -111,7 +116,7 @@ def plot_runs(runs: Sequence[SearchResult], path: str | Path, title: str = "") -
     ax1.set_ylabel("search seconds", color="tab:blue")
     ax2 = ax1.twinx()
     ax2.plot([r.weight for r in solved], [r.cost for r in solved], "s--", color="tab:red")
-    ax2.set_ylabel("solution steps", color="tab:red")
+    ax2.set_ylabel(f"solution {unit}", color="tab:red")
     ax1.set_title(title)
     fig.tight_layout()
     save_png(fig, path)

@@ -185,6 +185,7 @@ def test_compare_table_json_and_plot(tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[1].split()[0] == "alpha"
+    assert lines[1].endswith("| moves | moves/optimal")   # the Hakoiri cost unit
     assert any(l.split()[0] == "1" and l.split()[-1] == "1.000" for l in lines[3:])
     runs = json.loads(run("compare", "--weights", "1,3", "--json").stdout)
     assert [r["weight"] for r in runs] == [1, 3] and runs[0]["optimal"]

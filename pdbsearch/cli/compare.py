@@ -68,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([r.to_dict() for r in runs]))
     elif not args.quiet:
         print(puzzle.describe())
-        print(format_table(runs, args.optimum))
+        print(format_table(runs, args.optimum, puzzle.cost_unit))
     if args.plot:
-        plot_runs(runs, args.plot, title=puzzle.describe())
+        plot_runs(runs, args.plot, title=puzzle.describe(), unit=puzzle.cost_unit)
         if chatty:
             print(f"plot saved to {args.plot}")
     return EXIT_OK if any(r.status is Status.SOLVED for r in runs) else EXIT_LIMIT

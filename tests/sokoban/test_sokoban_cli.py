@@ -357,3 +357,19 @@ def test_fess_stopped_by_its_limit_and_hakoiri_get_no_hint(capsys):
     assert code == 3 and "stopped by the nodes limit" in out and "hint:" not in out
     code, out, _ = run(capsys, "solve", "--node-limit", "50")   # the classic Hakoiri board
     assert code == 3 and "stopped by the nodes limit" in out and "hint:" not in out
+
+
+@pytest.mark.parametrize("metric", ["pushes", "moves"])
+def test_compare_counts_the_cost_in_the_metrics_unit(metric, tmp_path, capsys):
+    """``compare`` on a Sokoban level heads its cost column with the
+    metric's unit, and the α = 1 row is the optimum of a plain BFS."""
+    level = load_levels(MICROBAN)[1]
+    assert main(["compare", str(MICROBAN), "--level", "2", "--metric", metric,
+                 "--weights", "1,3", "--db-dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = [cell.strip() for cell in lines[1].split("|")]
+    assert header == ["alpha", "seconds", "expanded", metric, f"{metric}/optimal"]
+    first = [cell.strip() for cell in lines[3].split("|")]
+    assert first[0] == "1" and first[4] == "1.000"
+    if metric == "pushes":
+        assert int(first[3]) == bfs_min_pushes(level)
