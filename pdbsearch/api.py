@@ -58,7 +58,7 @@ def load(path: str | Path | None = None, *, level: int | str | None = None,
     on bad input.
     """
     from .domains import DEFAULT_DOMAIN, DOMAINS, detect_domain
-    from .io import read_text
+    from .io import read_text, source_name
 
     if domain is not None and domain not in DOMAINS:
         raise PdbsearchError(f"unknown domain {domain!r}; choose from {', '.join(DOMAINS)}")
@@ -68,7 +68,7 @@ def load(path: str | Path | None = None, *, level: int | str | None = None,
             raise PdbsearchError(f"{family.name} needs a puzzle file")
         text, source = family.default
     else:
-        text, source = read_text(path), str(path)
+        text, source = read_text(path), source_name(path)
         family = DOMAINS[domain or detect_domain(text)]
     family.metrics.check(metric)
     family.heuristics.check(heuristic)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
@@ -13,9 +14,21 @@ from pathlib import Path
 from .errors import OutputFileError, PuzzleFormatError
 
 
+#: The file name that means the standard input, as for most command-line tools.
+STDIN = "-"
+
+
+def source_name(path: str | Path) -> str:
+    """How messages name a puzzle file: its path, or ``<stdin>`` for ``-``."""
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
 def read_text(path: str | Path) -> str:
-    """The text of a puzzle file (see :func:`decode_text`); a missing or
-    unreadable file is a :class:`PuzzleFormatError` naming it."""
+    """The text of a puzzle file (see :func:`decode_text`), or of the
+    standard input for ``-``; a missing or unreadable file is a
+    :class:`PuzzleFormatError` naming it."""
+    if str(path) == STDIN:
+        return decode_text(sys.stdin.buffer.read())
     try:
         return decode_text(Path(path).read_bytes())
     except FileNotFoundError:

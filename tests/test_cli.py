@@ -16,9 +16,9 @@ REQUIRED_JSON_KEYS = {"status", "cost", "optimal", "bound", "moves", "expanded",
                       "seconds", "algo", "weight", "metric"}
 
 
-def run(*args, timeout=300):
+def run(*args, timeout=300, input=None):
     return subprocess.run([sys.executable, "-m", "pdbsearch", *args], capture_output=True,
-                          text=True, timeout=timeout)
+                          text=True, timeout=timeout, input=input)
 
 
 def test_solve_builtin_classic_json():
@@ -233,3 +233,16 @@ def test_a_bad_shortcut_depth_is_one_clear_line(value):
     proc = run("solve", "--algo", "greedy", f"--shorten={value}")
     assert proc.returncode == 2 and proc.stdout == ""
     assert "--shorten" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_puzzle_read_from_the_standard_input(repo):
+    """``-`` reads the standard input (solve and levels), and errors name it ``<stdin>``."""
+    board = (repo / "puzzles" / "hakoiri" / "classic.txt").read_text()
+    proc = run("solve", "-", "--quiet", input=board)
+    assert proc.returncode == 0 and proc.stdout.strip() == "90"
+    proc = run("solve", "-", "--algo", "bfs", input="#####\n#@$x#\n#####\n")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("pdbsearch: error: <stdin>:2:4: unknown character 'x'")
+    proc = run("levels", "-", "--algo", "bfs", "--no-progress",
+               input="#####\n#@$.#\n#####\n\n######\n#@ $.#\n######\n")
+    assert proc.returncode == 0 and "solved 2/2" in proc.stdout

@@ -8,7 +8,7 @@ import sys
 
 from ..domains import detect_domain
 from ..errors import PdbsearchError
-from ..io import read_text
+from ..io import read_text, source_name
 from ..search import choose_algorithm
 from ..sokoban.formats import InvalidLevel, detect_format, parse_levels_each
 from ..fifteen.vocabulary import HEURISTICS as FIFTEEN_HEURISTICS
@@ -43,7 +43,7 @@ def add_parser(sub) -> None:
                     "solved.",
         epilog="exit codes: 0 every level solved, 3 some level unfinished (limit, "
                "Ctrl-C or error), 4 some level proved unsolvable and none unfinished")
-    p.add_argument("file", metavar="FILE", help="level collection (XSB, Push!! or seed 002)")
+    p.add_argument("file", metavar="FILE", help="level collection (XSB, SLC, Push!! or seed 002; - reads the standard input)")
     p.add_argument("--metric", choices=list(METRICS.names), default=None,
                    help=f"sokoban: what is minimised: {METRICS.help()}")
     p.add_argument("--heuristic", default=None,
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dask is not None:
         from ..batch.cluster import check_dask_spec
         check_dask_spec(args.dask)
-    text = read_text(args.file)
+    text, source = read_text(args.file), source_name(args.file)
     domain = "sokoban" if args.format is not None else detect_domain(text)
     if domain == "fifteen":
         return _run_fifteen(args, text)
@@ -108,12 +108,12 @@ def run(args: argparse.Namespace) -> int:
         raise PdbsearchError("bfs is optimal only when every move costs 1; "
                              "use astar with --metric moves")
     if domain != "sokoban":
-        raise PdbsearchError(f"{args.file}: a {domain} board, not a Sokoban collection: "
+        raise PdbsearchError(f"{source}: a {domain} board, not a Sokoban collection: "
                              f"levels runs Sokoban collections; use solve")
     fmt = args.format or detect_format(text)
     # One level that breaks a rule of the model (say, more boxes than the
     # limit) is reported and skipped; the others are still solved.
-    everything = parse_levels_each(text, str(args.file), fmt)
+    everything = parse_levels_each(text, source, fmt)
     if args.first is not None:
         everything = everything[:args.first]
     invalid = {n: invalid_record(n, lv) for n, lv in enumerate(everything, 1)
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     first = {n: done.get(n) or LevelRecord(n, lv.title, len(lv.boxes))
              for n, lv in zip(numbers, levels)}
     reports = LiveReports(sorted({**first, **invalid}.values(), key=lambda r: r.number),
-                          args.json or args.resume, args.csv, file=str(args.file), format=fmt,
+                          args.json or args.resume, args.csv, file=source, format=fmt,
                           options=options.describe(), jobs=args.jobs, dask=args.dask)
     ran, interrupted = run_levels(levels, options, jobs=args.jobs, numbers=numbers,
                                   progress=not args.no_progress, on_record=reports.add,
@@ -163,8 +163,9 @@ def _run_fifteen(args: argparse.Namespace, text: str) -> int:
     from ..fifteen.database import parse_partition
     from ..fifteen.formats import is_collection, parse_collection
     from ..io import atomic_write_text
+    source = source_name(args.file)
     if not is_collection(text):
-        raise PdbsearchError(f"{args.file}: one sliding-tile board, not a collection; use solve")
+        raise PdbsearchError(f"{source}: one sliding-tile board, not a collection; use solve")
     if args.metric is not None:
         raise PdbsearchError("--metric applies to Sokoban collections: a sliding-tile move "
                              "costs 1")
@@ -172,7 +173,7 @@ def _run_fifteen(args: argparse.Namespace, text: str) -> int:
         raise PdbsearchError("--csv applies to Sokoban collections; use --json")
     if args.resume:
         raise PdbsearchError("--resume applies to Sokoban collections")
-    instances = parse_collection(text, str(args.file))
+    instances = parse_collection(text, source)
     if args.first is not None:
         instances = instances[:args.first]
     algo, weight = choose_algorithm(args.algo or "idastar", args.weight)
@@ -191,7 +192,7 @@ def _run_fifteen(args: argparse.Namespace, text: str) -> int:
     if interrupted:
         print("interrupted: the instances above that finished are kept", file=sys.stderr)
     if args.json:
-        atomic_write_text(args.json, records_json(records, file=str(args.file),
+        atomic_write_text(args.json, records_json(records, file=source,
                                                   options=options.describe(), jobs=args.jobs,
                                                   interrupted=interrupted))
     t = totals(records)

@@ -143,7 +143,8 @@ def add_pdb_options(parser: argparse.ArgumentParser) -> None:
 def add_puzzle_options(parser: argparse.ArgumentParser) -> None:
     """The puzzle file and what chooses its domain, metric and heuristic."""
     parser.add_argument("file", nargs="?", metavar="FILE",
-                        help="puzzle file (default: the built-in classic Hakoiri board)")
+                        help="puzzle file, - for the standard input (default: the built-in "
+                             "classic Hakoiri board)")
     parser.add_argument("--domain", choices=list(DOMAINS), default=None,
                         help="puzzle family (default: told from the file)")
     parser.add_argument("--metric", default=None, help="what a move costs; " + "; ".join(

@@ -20,7 +20,8 @@ def add_parser(sub) -> None:
                                    "install 'pdbsearch[pictures]'); SVG and HTML need "
                                    "nothing.")
     p.add_argument("file", nargs="?", metavar="FILE",
-                   help="puzzle file (default: the built-in classic Hakoiri board)")
+                   help="puzzle file, - for the standard input (default: the built-in "
+                        "classic Hakoiri board)")
     p.add_argument("-o", "--out", required=True, metavar="OUT",
                    help="the picture file: .png, .svg, .gif or .html")
     p.add_argument("--domain", choices=list(DOMAINS), default=None,
