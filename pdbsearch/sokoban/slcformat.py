@@ -11,11 +11,11 @@ holds one ``<L>`` element per board row, in the XSB legend::
       <L>#####</L>
     </Level>
 
-This module only finds the boards (their title and rows, with the line and
-column where each row's text starts in the file);
-:func:`pdbsearch.sokoban.formats.parse_slc` checks the rows and builds the
-levels, as for XSB text.  The XML is read by the standard library's expat
-parser: a well-formedness error names its line and column, and a file that
+The boards are found here (their title and rows, with the line and column
+where each row's text starts in the file); their rows are checked and the
+levels built as XSB text's are (:mod:`.gridformat`).  The XML is read by
+the standard library's expat parser: a well-formedness error names its
+line and column, and a file that
 declares entities is refused (a level collection has no use for them, and
 their expansion is how XML files are made to eat memory).
 """
@@ -26,6 +26,9 @@ from typing import NamedTuple, NoReturn
 from xml.parsers import expat
 
 from pdbsearch.errors import PuzzleFormatError, quote
+from pdbsearch.sokoban.gridformat import (XSB_LEGEND, GridBlock, InvalidLevel, build_grid_level,
+                                          check_row)
+from pdbsearch.sokoban.model import Level
 
 
 class SlcBoard(NamedTuple):
@@ -121,3 +124,35 @@ def read_slc_boards(text: str, source: str = "<string>") -> list[SlcBoard]:
         raise PuzzleFormatError(f"not well-formed XML: {expat.ErrorString(exc.code)}",
                                 source=source, line=exc.lineno, column=exc.offset + 1) from None
     return boards
+
+
+def parse_slc(text: str, source: str = "<string>") -> list[Level]:
+    """Parse an SLC collection (XML: a ``<Level Id="title">`` per level, an
+    ``<L>`` per board row in the XSB legend, run-length encoding aside).
+
+    The level's ``Id`` is its title.  Errors name the line and column in
+    the file: of the XML fault, or of the board character at fault.
+    """
+    levels = slc_levels_each(text, source)
+    for level in levels:
+        if isinstance(level, InvalidLevel):
+            raise level.error
+    return levels
+
+
+def slc_levels_each(text: str, source: str) -> list[Level | InvalidLevel]:
+    """Every level of an SLC text built on its own (see :func:`parse_levels_each`)."""
+    boards = read_slc_boards(text, source)
+    if not boards:
+        raise PuzzleFormatError("no SLC level found (no <Level> element)", source=source)
+    levels: list[Level | InvalidLevel] = []
+    for board in boards:
+        block = GridBlock(board.title, [column for _, column, _ in board.rows])
+        for line, column, row in board.rows:
+            check_row(row, line, XSB_LEGEND, source, "SLC", column)
+            block.rows.append((line, row.rstrip()))
+        try:
+            levels.append(build_grid_level(block, XSB_LEGEND, source))
+        except PuzzleFormatError as exc:
+            levels.append(InvalidLevel(block.title, exc))
+    return levels
