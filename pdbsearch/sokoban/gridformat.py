@@ -179,7 +179,12 @@ def grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name:
 
 def _parse_grid_collection(text: str, source: str, legend: dict[str, int],
                            wall: str, name: str) -> list[Level]:
-    levels = grid_levels_each(text, source, legend, wall, name)
+    return all_valid(grid_levels_each(text, source, legend, wall, name))
+
+
+def all_valid(levels: list[Level | InvalidLevel]) -> list[Level]:
+    """The levels of a collection read one by one, when none is invalid;
+    else the first invalid one's error is raised (the whole parse's error)."""
     for level in levels:
         if isinstance(level, InvalidLevel):
             raise level.error
@@ -187,8 +192,9 @@ def _parse_grid_collection(text: str, source: str, legend: dict[str, int],
 
 
 def grid_levels_each(text: str, source: str, legend: dict[str, int], wall: str,
-                      name: str) -> list["Level | InvalidLevel"]:
-    """Every board of a grid text built on its own (see :func:`parse_levels_each`)."""
+                     name: str) -> list[Level | InvalidLevel]:
+    """Every board of a grid text built on its own (see
+    :func:`.formats.parse_levels_each`)."""
     blocks = grid_blocks(text, source, legend, wall, name)
     if not blocks:
         raise PuzzleFormatError(f"no {name} level found", source=source)

@@ -15,9 +15,9 @@ The boards are found here (their title and rows, with the line and column
 where each row's text starts in the file); their rows are checked and the
 levels built as XSB text's are (:mod:`.gridformat`).  The XML is read by
 the standard library's expat parser: a well-formedness error names its
-line and column, and a file that
-declares entities is refused (a level collection has no use for them, and
-their expansion is how XML files are made to eat memory).
+line and column, and a file that declares entities is refused (a level
+collection has no use for them, and their expansion is how XML files are
+made to eat memory).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from typing import NamedTuple, NoReturn
 from xml.parsers import expat
 
 from pdbsearch.errors import PuzzleFormatError, quote
-from pdbsearch.sokoban.gridformat import (XSB_LEGEND, GridBlock, InvalidLevel, build_grid_level,
-                                          check_row)
+from pdbsearch.sokoban.gridformat import (XSB_LEGEND, GridBlock, InvalidLevel, all_valid,
+                                          build_grid_level, check_row)
 from pdbsearch.sokoban.model import Level
 
 
@@ -104,8 +104,8 @@ def read_slc_boards(text: str, source: str = "<string>") -> list[SlcBoard]:
             row, row_at = None, None
         elif name == "Level" and level is not None:
             if not level.rows:
-                name = f"the level {quote(level.title)}" if level.title else "a <Level>"
-                raise PuzzleFormatError(f"{name} has no <L> board rows", source=source,
+                which = f"the level {quote(level.title)}" if level.title else "a <Level>"
+                raise PuzzleFormatError(f"{which} has no <L> board rows", source=source,
                                         line=level.line)
             boards.append(level)
             level = None
@@ -133,15 +133,12 @@ def parse_slc(text: str, source: str = "<string>") -> list[Level]:
     The level's ``Id`` is its title.  Errors name the line and column in
     the file: of the XML fault, or of the board character at fault.
     """
-    levels = slc_levels_each(text, source)
-    for level in levels:
-        if isinstance(level, InvalidLevel):
-            raise level.error
-    return levels
+    return all_valid(slc_levels_each(text, source))
 
 
 def slc_levels_each(text: str, source: str) -> list[Level | InvalidLevel]:
-    """Every level of an SLC text built on its own (see :func:`parse_levels_each`)."""
+    """Every level of an SLC text built on its own (see
+    :func:`.formats.parse_levels_each`)."""
     boards = read_slc_boards(text, source)
     if not boards:
         raise PuzzleFormatError("no SLC level found (no <Level> element)", source=source)
