@@ -26,12 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from benchcode import code_env, parse_code
 from pdbsearch.cli.options import portfolio_members, positive_int, positive_int_list
 from pdbsearch.io import atomic_write_text
 from pdbsearch.machine import machine_info
@@ -55,17 +55,9 @@ def parse_level_spec(spec: str) -> tuple[Path, list[int]]:
     return file, levels
 
 
-def parse_code(spec: str) -> tuple[str, Path]:
-    """``NAME=DIR``, where DIR holds a ``pdbsearch`` package."""
-    name, _, directory = spec.partition("=")
-    if not name or not directory or not (Path(directory) / "pdbsearch").is_dir():
-        raise argparse.ArgumentTypeError(f"{spec!r}: expected NAME=DIR with DIR/pdbsearch")
-    return name, Path(directory).resolve()
-
-
 def run_once(code: Path, file: Path, level: int, member: str, nodes: int) -> dict:
     """One solve of ``level`` by ``member`` alone with the code in ``code``."""
-    env = dict(os.environ, PYTHONPATH=str(code))
+    env = code_env(code)
     command = [sys.executable, "-m", "pdbsearch", "solve", str(file), "--level", str(level),
                "--algo", "fess", "--members", member, "--node-limit", str(nodes),
                "--threads", "1", "--json"]

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -38,6 +37,7 @@ import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
+from benchcode import code_env, parse_code
 from pdbsearch.batch.levels import cost_or_bounds
 from pdbsearch.cli.options import positive_float, positive_int, positive_int_list
 from pdbsearch.io import atomic_write_text
@@ -49,17 +49,9 @@ HARNESS = Path("scripts") / "bench_sokoban_solving.py"
 SET = "ab"
 
 
-def parse_code(spec: str) -> tuple[str, Path]:
+def parse_code_with_harness(spec: str) -> tuple[str, Path]:
     """``NAME=DIR``, where DIR holds a ``pdbsearch`` package and the harness."""
-    name, _, directory = spec.partition("=")
-    if not name or not directory:
-        raise argparse.ArgumentTypeError(f"{spec!r}: expected NAME=DIR")
-    path = Path(directory).resolve()
-    if not (path / "pdbsearch" / "__init__.py").is_file():
-        raise argparse.ArgumentTypeError(f"{path}: no pdbsearch package there")
-    if not (path / HARNESS).is_file():
-        raise argparse.ArgumentTypeError(f"{path}: no {HARNESS} there")
-    return name, path
+    return parse_code(spec, needs=(str(HARNESS),))
 
 
 def level_file(text: str) -> Path:
@@ -70,18 +62,11 @@ def level_file(text: str) -> Path:
     return path
 
 
-def _environment(code: Path) -> dict:
-    """The environment of a run of ``code``: its directory first on the path."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(code), *filter(None, [env.get("PYTHONPATH")])])
-    return env
-
-
 def imports_from(code: Path, where: Path) -> Path:
     """Where ``import pdbsearch`` finds the package, run from ``where`` with
     ``code`` on the path (the check that each run tests its own code)."""
     out = subprocess.run([sys.executable, "-c", "import pdbsearch; print(pdbsearch.__file__)"],
-                         cwd=where, env=_environment(code), capture_output=True, text=True,
+                         cwd=where, env=code_env(code), capture_output=True, text=True,
                          check=True)
     return Path(out.stdout.strip()).resolve().parent.parent
 
@@ -108,7 +93,7 @@ def _start(name: str, code: Path, levels: Path, work: Path, args, extra: list[st
         command += ["--first", str(args.first)]
     command += extra
     with open(log, "w") as sink:
-        process = subprocess.Popen(command, cwd=home, env=_environment(code), stdout=sink,
+        process = subprocess.Popen(command, cwd=home, env=code_env(code), stdout=sink,
                                    stderr=subprocess.STDOUT)
     return process, out, log
 
@@ -199,7 +184,7 @@ def main(argv=None) -> int:
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     argv = argv[:argv.index("--")] if "--" in argv else argv
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--code", type=parse_code, action="append", required=True,
+    parser.add_argument("--code", type=parse_code_with_harness, action="append", required=True,
                         metavar="NAME=DIR", help="a code to run (give two)")
     parser.add_argument("--levels", type=level_file, required=True,
                         help="a Sokoban level collection (any file the loader reads)")

@@ -51,14 +51,14 @@ def test_two_runs_compared_level_by_level():
 def test_a_code_needs_the_package_and_the_harness(tmp_path):
     ab = script_module("bench_sokoban_ab")
     with pytest.raises(argparse.ArgumentTypeError, match="NAME=DIR"):
-        ab.parse_code("no-directory")
+        ab.parse_code_with_harness("no-directory")
     with pytest.raises(argparse.ArgumentTypeError, match="no pdbsearch package"):
-        ab.parse_code(f"x={tmp_path}")
+        ab.parse_code_with_harness(f"x={tmp_path}")
     (tmp_path / "pdbsearch").mkdir()
     (tmp_path / "pdbsearch" / "__init__.py").write_text("")
     with pytest.raises(argparse.ArgumentTypeError, match="bench_sokoban_solving"):
-        ab.parse_code(f"x={tmp_path}")
-    name, path = ab.parse_code(f"here={ab.ROOT}")
+        ab.parse_code_with_harness(f"x={tmp_path}")
+    name, path = ab.parse_code_with_harness(f"here={ab.ROOT}")
     assert name == "here" and path == ab.ROOT
 
 
