@@ -220,17 +220,17 @@ def is_board_row(line: str, legend: dict[str, int], wall: str) -> bool:
     if stripped.startswith((";", "::")) or _METADATA.match(line):
         return False
     if wall in line:
-        return not re.search(word_pattern(wall), line)
+        return not _word_pattern(wall).search(line)
     return all(ch in legend for ch in line)
 
 
 @lru_cache(maxsize=None)
-def word_pattern(wall: str) -> str:
+def _word_pattern(wall: str) -> re.Pattern:
     """Two ASCII letters side by side, not both letters of the legend whose
     wall is ``wall``: a word, which no board row holds."""
     legend = XSB_LEGEND if wall == "#" else SEED002_LEGEND
     other = "".join(ch for ch in string.ascii_letters if ch not in legend)
-    return rf"[A-Za-z][{other}]|[{other}][A-Za-z]"
+    return re.compile(rf"[A-Za-z][{other}]|[{other}][A-Za-z]")
 
 
 def check_row(line: str, number: int, legend: dict[str, int], source: str,

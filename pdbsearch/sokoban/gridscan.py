@@ -10,7 +10,7 @@ from itertools import islice
 
 from pdbsearch.errors import PuzzleFormatError, quote
 from pdbsearch.sokoban.gridformat import (COMMENT_START, CONTENT_LINE, GRID_FORMATS,
-                                          build_grid_level, grid_blocks, word_pattern)
+                                          build_grid_level, grid_blocks)
 from pdbsearch.sokoban.model import Level
 
 
@@ -25,9 +25,13 @@ def _row_pattern(legend: dict[str, int], wall: str) -> str:
     breaks, trailing blanks and tabs)."""
     chars = re.escape("".join(legend))
     solid = re.escape("".join(ch for ch in legend if ch != " "))
+    letters = "".join(ch for ch in legend if ch.isascii() and ch.isalpha())
+    # A line with no word (see gridformat._word_pattern), read in one pass:
+    # runs of non-letters, runs of the legend's letters, lone letters.
+    no_word = (rf"(?:[^A-Za-z\n]+|[{letters}]+(?![A-Za-z])|[A-Za-z](?![A-Za-z]))*+"
+               if letters else r"(?:[^A-Za-z\n]+|[A-Za-z](?![A-Za-z]))*+")
     return (r"^(?![ \t]*;)(?![ \t]*::)(?![ \t]*[A-Za-z][A-Za-z0-9 _-]*[ \t]*:)"
-            rf"(?:(?![^\n]*(?:{word_pattern(wall)}))[^\n]*{re.escape(wall)}[^\n]*"
-            rf"|[{chars}]*[{solid}][ \t]*)$")
+            rf"(?:(?=[^\n]*{re.escape(wall)}){no_word}|[{chars}]*[{solid}][ \t]*)$")
 
 
 class GridScan:

@@ -671,3 +671,20 @@ def test_a_byte_windows_1252_does_not_define_is_named_in_a_board(tmp_path):
     with pytest.raises(PuzzleFormatError) as info:
         load_levels(bad)
     assert (info.value.line, info.value.column) == (2, 4)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text("#$.*@+ -_pPbBoGxyzLv%;:\t0123456789|", min_size=1, max_size=14),
+       st.sampled_from(["xsb", "seed002"]))
+def test_the_quick_scan_takes_a_line_for_a_row_as_the_parser_does(line, fmt):
+    """The one-level scan's regular expression and the parser agree on
+    every non-blank line: board row, or note."""
+    import re
+
+    from pdbsearch.sokoban.gridformat import GRID_FORMATS, is_board_row
+    from pdbsearch.sokoban.gridscan import _row_pattern
+    legend, wall, _ = GRID_FORMATS[fmt]
+    if not line.strip():
+        return
+    scanned = re.fullmatch(_row_pattern(legend, wall), line) is not None
+    assert scanned == is_board_row(line.rstrip(), legend, wall)
