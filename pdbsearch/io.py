@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import socket
@@ -41,12 +42,15 @@ def read_text(path: str | Path) -> str:
 
 
 def decode_text(data: bytes) -> str:
-    """The text of a puzzle file's bytes: UTF-8 (a leading byte-order mark
-    dropped), else Windows-1252, the encoding of many older level
-    collections, so that their titles and authors read right.  Bytes
-    Windows-1252 does not define become U+FFFD; in a board, that character
-    or any other outside the legend is an error the parsers name with its
-    line and column."""
+    """The text of a puzzle file's bytes: UTF-16 when it starts with that
+    byte-order mark (Windows editors save "Unicode" so), else UTF-8 (a
+    leading byte-order mark dropped), else Windows-1252, the encoding of
+    many older level collections, so that their titles and authors read
+    right.  Bytes an encoding does not define become U+FFFD; in a board,
+    that character or any other outside the legend is an error the parsers
+    name with its line and column."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

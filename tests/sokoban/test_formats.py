@@ -656,8 +656,10 @@ WINDOWS_1252 = "Title: Café’s\n#####\n#@$.#\n#####\n".encode("cp1252")
     (WINDOWS_1252, "Café’s"),
     ("Title: Café’s\n#####\n#@$.#\n#####\n".encode("utf-8"), "Café’s"),
     (b"\xef\xbb\xbf; Title: With a mark\n#####\n#@$.#\n#####\n", "With a mark"),
+    ("Title: Café’s\r\n#####\r\n#@$.#\r\n#####\r\n".encode("utf-16"), "Café’s"),
+    ("\ufeffTitle: Café’s\n#####\n#@$.#\n#####\n".encode("utf-16-be"), "Café’s"),
 ])
-def test_files_in_utf8_or_windows_1252_read_right(tmp_path, data, title):
+def test_files_in_utf8_utf16_or_windows_1252_read_right(tmp_path, data, title):
     from pdbsearch.api import load
     path = tmp_path / "level.xsb"
     path.write_bytes(data)
