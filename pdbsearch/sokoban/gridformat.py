@@ -68,6 +68,9 @@ def parse_xsb_collection(text: str, source: str = "<string>") -> list[Level]:
       metadata lines lie between them and that board has no title yet,
       otherwise to the next board of the same paragraph (block of non-blank
       lines); a title with no board in its paragraph is ignored;
+    * as in SOK files, a line of text right after a blank line and right
+      above a board (``Level 12``) is that board's title, unless a title
+      line gives it one (above it or below it);
     * other ``Key: value`` lines (``Author:`` ...) and free-text lines
       without any ``#`` are ignored;
     * a line containing ``#`` is a board row: every character must belong to
@@ -108,6 +111,9 @@ class GridBlock:
         self.rows: list[tuple[int, str]] = []
         self.title = title
         self.columns = columns
+        #: the title is a line of text above the board, which a title line
+        #: (``Title: X``) below it overrides
+        self.title_is_text = False
 
 
 def grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name: str,
@@ -118,13 +124,15 @@ def grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name:
     current: GridBlock | None = None      # board whose rows are being read
     previous: GridBlock | None = None     # board just above (only metadata since)
     pending_title: str | None = None   # title seen before its board
+    title_line: str | None = None      # a line of text just after a blank line
+    after_blank = True                 # at the start, or just after a blank line
     comment_from: int | None = None    # the line of an open Comment: block
 
     def set_title(title: str) -> None:
         nonlocal pending_title
         title = title or None  # "; Title:" with nothing after it
-        if previous is not None and previous.title is None:
-            previous.title = title
+        if previous is not None and (previous.title is None or previous.title_is_text):
+            previous.title, previous.title_is_text = title, False
         else:
             pending_title = title
 
@@ -136,19 +144,26 @@ def grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name:
             continue
         if COMMENT_START.match(line):
             comment_from = number
-            current = previous = None
+            current = previous = title_line = None
+            after_blank = False
             continue
         if not line:
             # A blank line ends the board and the paragraph; a title that
             # found no board in its paragraph is dropped (a file header).
             current = previous = None
-            pending_title = None
+            pending_title = title_line = None
+            after_blank = True
             continue
+        was_after_blank, after_blank = after_blank, False
         if is_board_row(line, legend, wall):
             if current is None:
                 current = GridBlock()
                 blocks.append(current)
-                current.title, pending_title = pending_title, None
+                if pending_title is not None:
+                    current.title = pending_title
+                elif title_line is not None:
+                    current.title, current.title_is_text = title_line, True
+                pending_title = title_line = None
             decoded = _run_length_rows(line, number, source) if legend is XSB_LEGEND else None
             if decoded is None:
                 check_row(line, number, legend, source, name)
@@ -158,6 +173,7 @@ def grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name:
             continue
         if current is not None:
             previous, current = current, None
+        title_line = None
         comment_title = _COMMENT_TITLE.match(line)
         meta = _METADATA.match(line)
         if comment_title:
@@ -169,6 +185,10 @@ def grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name:
             # A plain comment (say "; 12") or free text separates a board
             # from what follows: a later title belongs to the next board.
             previous = None
+            if was_after_blank and not line.lstrip().startswith((";", "::")):
+                # SOK files' title line: text alone after a blank line, just
+                # above its board (a Title: line, if any, comes first).
+                title_line = line.strip()
     if comment_from is not None:
         # Refused rather than read as a note to the end: the levels after
         # it would be lost without a word.

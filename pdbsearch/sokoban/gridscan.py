@@ -109,7 +109,8 @@ class GridScan:
 
     def _by_title(self, spec: str) -> Level:
         """The level titled ``spec``: only the paragraphs holding a line
-        that mentions it go through the parser."""
+        that mentions it (a title line, or a SOK file's line of text above
+        its board) go through the parser."""
         starts = [m.start() for m in self.runs.finditer(self.text)]
         if not starts:
             raise PuzzleFormatError(f"no {self.name} level found", source=self.source)
@@ -117,7 +118,7 @@ class GridScan:
         titled: list[tuple[int, Level]] = []    # (number, level)
         done: set[int] = set()
         for match in re.finditer(r"^.*$", self.text, re.M):
-            if wanted not in match.group().casefold() or "title" not in match.group().lower():
+            if wanted not in match.group().casefold():
                 continue
             begin, end = self.paragraph(match.start())
             if begin in done:

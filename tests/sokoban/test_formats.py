@@ -153,7 +153,10 @@ Some free text without walls
 #####
 """
     levels = parse_xsb_collection(text, "c.txt")
-    assert [lv.title for lv in levels] == ["First", "Second", None, None]
+    # "Some free text without walls" is alone after a blank line, just above
+    # its board: a SOK file's title line.
+    assert [lv.title for lv in levels] == ["First", "Second", "Some free text without walls",
+                                           None]
     assert [lv.source for lv in levels] == ["c.txt"] * 4
 
 
@@ -447,6 +450,25 @@ def test_sok_notes_comments_and_text_with_walls_are_not_boards():
     assert [len(lv.boxes) for lv in levels] == [1, 1]
     assert [read_level(SOK_TEXT, "t.sok", n) for n in (1, 2)] == levels
     assert read_level(SOK_TEXT, "t.sok", "two") == levels[1]
+
+
+def test_sok_title_lines_and_the_title_lines_that_override_them():
+    """A line of text alone after a blank line, just above its board, is the
+    board's title (SOK's title line); a ``Title:`` line above or below the
+    board wins; text that follows other text is a note."""
+    board = "#####\n#@$.#\n#####\n"
+    text = "\n".join([f"Level A\n{board}",
+                      f"2\n{board}Title: Real name\nAuthor: someone\n",
+                      f"Title: Given\nLevel C\n{board}",
+                      f"a note\nLevel D\n{board}",
+                      f"; 5\n{board}"])
+    levels = parse_xsb_collection(text, "t.sok")
+    assert [lv.title for lv in levels] == ["Level A", "Real name", "Given", None, None]
+    for n, level in enumerate(levels, start=1):
+        if level.title is not None:
+            assert read_level(text, "t.sok", level.title.upper()) == level
+            assert select_level(levels, level.title) == level
+        assert read_level(text, "t.sok", n) == level
 
 
 def test_a_comment_block_that_never_ends_is_refused_at_its_line():
