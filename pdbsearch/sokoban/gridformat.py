@@ -187,7 +187,7 @@ def grid_blocks(text: str, source: str, legend: dict[str, int], wall: str, name:
             previous = None
             if was_after_blank and not line.lstrip().startswith((";", "::")):
                 # SOK files' title line: text alone after a blank line, just
-                # above its board (a Title: line, if any, comes first).
+                # above its board (a Title: line above or below it wins).
                 title_line = line.strip()
     if comment_from is not None:
         # Refused rather than read as a note to the end: the levels after
