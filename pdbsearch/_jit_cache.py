@@ -6,6 +6,10 @@ live in other files, so editing a kernel would leave a stale engine in the
 cache.  Keying the cache folder by a hash of every source file of the
 package avoids that: any edit starts a fresh folder.  A user-set
 ``NUMBA_CACHE_DIR`` is respected (a subfolder with the same key is used).
+
+Each version (and each edit of the sources) leaves a folder of a few tens
+of megabytes behind, so the folders no run has used for a week are
+removed, past the most recently used ones (:func:`prune_old_caches`).
 """
 
 from __future__ import annotations
@@ -13,7 +17,17 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import re
+import shutil
 import sys
+import time
+
+#: The most recently used cache folders kept whatever their age.
+KEEP_RECENT = 12
+#: A folder past those, unused for this long, is removed.
+STALE_SECONDS = 7 * 24 * 3600
+#: The name of one of our cache folders: ``VERSION-FINGERPRINT``.
+_FOLDER_NAME = re.compile(r"^[0-9][0-9A-Za-z.+]*-[0-9a-f]{16}$")
 
 
 def source_fingerprint() -> str:
@@ -70,13 +84,38 @@ def configure_jit_cache(version: str) -> str | None:
     folder = os.path.join(cache_root(), f"{version}-{source_fingerprint()}")
     try:
         os.makedirs(folder, exist_ok=True)
+        os.utime(folder)   # its time says when a run last used it
     except OSError:
         return None
+    prune_old_caches(cache_root(), folder)
     os.environ["NUMBA_CACHE_DIR"] = os.environ[_OURS] = str(folder)
     numba = sys.modules.get("numba")
     if numba is not None:
         numba.config.CACHE_DIR = str(folder)
     return folder
+
+
+def prune_old_caches(root: str, current: str, keep: int = KEEP_RECENT,
+                     stale_seconds: float = STALE_SECONDS,
+                     now: float | None = None) -> list[str]:
+    """Remove the cache folders under ``root`` that no run has used for
+    ``stale_seconds``, past the ``keep`` most recently used; never
+    ``current``, nor anything not named like one of our folders.  Returns
+    the folders removed.  Errors (a folder another process is removing, a
+    read-only disk) are ignored: pruning is housekeeping."""
+    now = time.time() if now is None else now
+    try:
+        entries = [(entry.stat().st_mtime, entry.path) for entry in os.scandir(root)
+                   if entry.is_dir(follow_symlinks=False) and _FOLDER_NAME.match(entry.name)]
+    except OSError:
+        return []
+    entries.sort(reverse=True)
+    removed = []
+    for used, path in entries[keep:]:
+        if now - used > stale_seconds and os.path.abspath(path) != os.path.abspath(current):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
 
 
 def tolerate_unreadable_indexes() -> None:
