@@ -84,10 +84,14 @@ def configure_jit_cache(version: str) -> str | None:
     folder = os.path.join(cache_root(), f"{version}-{source_fingerprint()}")
     try:
         os.makedirs(folder, exist_ok=True)
-        os.utime(folder)   # its time says when a run last used it
     except OSError:
         return None
-    prune_old_caches(cache_root(), folder)
+    try:
+        os.utime(folder)   # its time says when a run last used it
+    except OSError:
+        pass               # a read-only cache is still read
+    else:
+        prune_old_caches(cache_root(), folder)
     os.environ["NUMBA_CACHE_DIR"] = os.environ[_OURS] = str(folder)
     numba = sys.modules.get("numba")
     if numba is not None:
