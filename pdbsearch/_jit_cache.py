@@ -81,7 +81,8 @@ def configure_jit_cache(version: str) -> str | None:
     Returns the folder, or None when it cannot be created (numba then
     falls back to its default locations).
     """
-    folder = os.path.join(cache_root(), f"{version}-{source_fingerprint()}")
+    root = cache_root()
+    folder = os.path.join(root, f"{version}-{source_fingerprint()}")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError:
@@ -91,7 +92,7 @@ def configure_jit_cache(version: str) -> str | None:
     except OSError:
         pass               # a read-only cache is still read
     else:
-        prune_old_caches(cache_root(), folder)
+        prune_old_caches(root, folder)
     os.environ["NUMBA_CACHE_DIR"] = os.environ[_OURS] = str(folder)
     numba = sys.modules.get("numba")
     if numba is not None:
