@@ -65,7 +65,8 @@ def detect_domain(text: str) -> str:
     rows are all piece letters (``BAAC``) is a Hakoiri board that forgot
     its exit, so that the error it gets is the one that
     helps (no exit declared); a text whose lines are all whole numbers is a
-    sliding-tile board or collection, unless it reads as a Push!! map (its
+    sliding-tile board or collection (a board may have a ``goal:`` line),
+    unless it reads as a Push!! map (its
     first line two numbers, and its numbers not all different); anything
     else goes to the Sokoban parser.
     """
@@ -101,6 +102,8 @@ _PIECE_ROW = re.compile(r"^[ \t]*(?=[^\n]*[A-Za-z0-9])[A-Za-z0-9@$%&*+=?!<>^~.]{
 
 #: a line of whole numbers (or blank, or a '#' comment)
 _NUMBER_LINE = re.compile(r"[ \t]*(\d+([ \t]+\d+)*)?[ \t]*(#.*)?|[ \t]*#.*")
+#: a sliding-tile board's ``goal:`` line, its tiles on it or on the rows below
+_GOAL_LINE = re.compile(r"[ \t]*goal[ \t]*:[ \t]*(\d+([ \t]+\d+)*)?[ \t]*(#.*)?", re.I)
 
 
 def _is_number_grid(text: str) -> bool:
@@ -110,8 +113,11 @@ def _is_number_grid(text: str) -> bool:
     board whose rows all have two numbers, all different, is a 2-column
     sliding-tile board."""
     lines = text.lstrip("\ufeff").splitlines()
-    if not lines or not all(_NUMBER_LINE.fullmatch(line) for line in lines):
+    if not lines or not all(_NUMBER_LINE.fullmatch(line) or _GOAL_LINE.fullmatch(line)
+                            for line in lines):
         return False
+    if any(_GOAL_LINE.fullmatch(line) for line in lines):
+        return True     # a board with its own goal (no Push!! map has one)
     rows = [line.split("#")[0].split() for line in lines]
     rows = [row for row in rows if row]
     if not rows:

@@ -101,13 +101,15 @@ def pdb_filename(spec: PdbSpec) -> str:
             f"-{p['entries']}.h5")
 
 
-def manhattan_table(width: int, height: int) -> np.ndarray:
-    """``[tile, cell]``: the tile's Manhattan distance from the cell to its goal cell."""
+def manhattan_table(width: int, height: int, goal_cells=None) -> np.ndarray:
+    """``[tile, cell]``: the tile's Manhattan distance from the cell to its
+    goal cell (``goal_cells[t]``; default Korf's, tile t on cell t)."""
     n = width * height
+    home = range(n) if goal_cells is None else goal_cells
     md = np.zeros((n, n), dtype=np.int64)
     for t in range(1, n):
         for c in range(n):
-            md[t, c] = abs(c % width - t % width) + abs(c // width - t // width)
+            md[t, c] = abs(c % width - home[t] % width) + abs(c // width - home[t] // width)
     return md
 
 

@@ -8,13 +8,28 @@
      6  0  2  1
      4  8 10  3
 
-* Lines starting with ``#`` are comments (kept); blank lines are skipped.
+* Lines starting with ``#`` are comments (kept), as is the end of a line
+  from a ``#``; blank lines are skipped.
 * Every other line is a row of whole numbers separated by spaces or tabs,
   all rows of the same length (2 to 8 columns, 2 to 8 rows); ``0`` is the
   blank, and the numbers are exactly ``0 .. n − 1`` once each.
-* The goal is fixed, Korf's convention: the blank in the top-left corner and
-  tile ``t`` on cell ``t`` (cells numbered row by row from 0).  A board the
-  goal cannot be reached from (the wrong permutation parity) is refused.
+* The goal is Korf's convention unless the file gives its own: the blank in
+  the top-left corner and tile ``t`` on cell ``t`` (cells numbered row by
+  row from 0).
+* A line ``goal:`` after the rows gives the board's own goal: its tiles row
+  by row, on that line (``goal: 1 2 3 4 5 6 7 8 0``) or as rows below it
+  like the board's::
+
+      1 2 3
+      4 0 5
+      7 8 6
+      goal:
+      1 2 3
+      4 5 6
+      7 8 0
+
+* A board its goal cannot be reached from (the wrong permutation parity) is
+  refused.
 
 **A collection** (Korf's 100, ``korf100.txt``): one instance a line,
 ``id optimal t0 t1 … t(n−1)`` (tiles row by row, 0 the blank), ``#``
@@ -51,11 +66,13 @@ _INT = re.compile(r"\d+")
 
 
 def _content(text: str) -> list[tuple[int, str]]:
-    """(line number, text) of every line that is neither blank nor a comment."""
+    """(line number, text) of every line that is neither blank nor a comment,
+    without a ``#`` comment at its end (its leading spaces kept, so that
+    columns count from the line's start)."""
     lines = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip().lstrip("\ufeff")
-        if line and not line.startswith("#"):
+        line = raw.replace("\ufeff", " ").split("#")[0].rstrip()
+        if line.strip():
             lines.append((number, line))
     return lines
 
@@ -75,33 +92,93 @@ def _numbers(line: str, number: int, source: str) -> list[int]:
     return values
 
 
-def _check_tiles(tiles: list[int], width: int, height: int, source: str,
-                 line_of_cell) -> None:
-    """The tile set must be 0 .. n-1 once each, and the goal reachable."""
+def _check_set(tiles: list[int], width: int, height: int, source: str, line_of_cell,
+               where: str = "") -> None:
+    """The tile set must be 0 .. n-1 once each (``where``: " in the goal" or "")."""
     n = width * height
     seen: dict[int, int] = {}
     for cell, t in enumerate(tiles):
         if t >= n:
-            raise PuzzleFormatError(f"tile {t} on a {width}x{height} board (tiles are 0 to "
-                                    f"{n - 1}, 0 the blank)", source, *line_of_cell(cell))
+            raise PuzzleFormatError(f"tile {t}{where} on a {width}x{height} board (tiles are 0 "
+                                    f"to {n - 1}, 0 the blank)", source, *line_of_cell(cell))
         if t in seen:
-            raise PuzzleFormatError(f"tile {t} appears twice", source, *line_of_cell(cell))
+            raise PuzzleFormatError(f"tile {t} appears twice{where}", source,
+                                    *line_of_cell(cell))
         seen[t] = cell
-    board = Board(width, height, tuple(tiles))
+
+
+def _check_tiles(tiles: list[int], width: int, height: int, source: str,
+                 line_of_cell, goal: tuple[int, ...] | None = None) -> None:
+    """The tile set must be 0 .. n-1 once each, and the goal (default
+    Korf's, already checked) reachable."""
+    _check_set(tiles, width, height, source, line_of_cell)
+    board = Board(width, height, tuple(tiles), goal=goal)
     if not board.is_solvable():
-        raise PuzzleFormatError("unsolvable: the goal (blank top-left, tiles in order) cannot "
-                                "be reached from this board (wrong permutation parity)",
-                                source, line_of_cell(0)[0])
+        goal_text = "the goal (blank top-left, tiles in order)" if board.goal is None \
+            else "its goal"
+        raise PuzzleFormatError(f"unsolvable: {goal_text} cannot be reached from this board "
+                                f"(wrong permutation parity)", source, line_of_cell(0)[0])
+
+
+_GOAL = re.compile(r"\s*goal\s*:", re.I)
+
+
+def _split_goal(lines: list[tuple[int, str]], source: str):
+    """(the board's lines, the goal's lines or None, the ``goal:`` line's
+    number): the text of the ``goal:`` line after its colon is the goal's
+    first line when it holds numbers."""
+    for i, (number, line) in enumerate(lines):
+        found = _GOAL.match(line)
+        if not found:
+            continue
+        for later, text in lines[i + 1:]:
+            if _GOAL.match(text):
+                raise PuzzleFormatError(f"a second goal (the first on line {number})",
+                                        source, later)
+        # the numbers after the colon, padded so that columns stay the line's
+        rest = " " * found.end() + line[found.end():]
+        goal_lines = ([(number, rest)] if rest.strip() else []) + lines[i + 1:]
+        if not goal_lines:
+            raise PuzzleFormatError("the goal has no tiles: write them after 'goal:' or as "
+                                    "rows below it", source, number)
+        return lines[:i], goal_lines, number
+    return lines, None, None
+
+
+def _parse_goal(goal_lines: list[tuple[int, str]], width: int, height: int,
+                source: str) -> tuple[int, ...]:
+    """The goal's tiles: one line of ``width × height`` numbers, or
+    ``height`` rows of ``width``."""
+    rows = [(number, _numbers(line, number, source)) for number, line in goal_lines]
+    n = width * height
+    if len(rows) == 1:
+        number, tiles = rows[0]
+        if len(tiles) != n:
+            raise PuzzleFormatError(f"the goal has {len(tiles)} tiles; the board has {n} "
+                                    f"cells", source, number)
+        line_of_cell = lambda cell: (number, None)      # noqa: E731
+    else:
+        for number, row in rows:
+            if len(row) != width:
+                raise PuzzleFormatError(f"ragged goal rows: this row has {len(row)} numbers, "
+                                        f"the board's rows have {width}", source, number)
+        if len(rows) != height:
+            raise PuzzleFormatError(f"the goal has {len(rows)} rows; the board has {height}",
+                                    source, rows[-1][0])
+        tiles = [t for _, row in rows for t in row]
+        line_of_cell = lambda cell: (rows[cell // width][0], None)      # noqa: E731
+    _check_set(tiles, width, height, source, line_of_cell, " in the goal")
+    return tuple(tiles)
 
 
 def parse_board(text: str, source: str = "<string>") -> Board:
     """Parse one board; raises PuzzleFormatError naming the line and column."""
     comments = tuple(line.strip()[1:].strip() for line in text.splitlines()
                      if line.strip().startswith("#"))
-    lines = _content(text)
+    lines, goal_lines, goal_line = _split_goal(_content(text), source)
     if not lines:
         raise PuzzleFormatError("no board rows found (rows of tile numbers, 0 the blank)",
-                                source)
+                                source, goal_line)
     rows = [(number, _numbers(line, number, source)) for number, line in lines]
     width = len(rows[0][1])
     for number, row in rows:
@@ -113,9 +190,10 @@ def parse_board(text: str, source: str = "<string>") -> Board:
         raise PuzzleFormatError(f"the board is {width} x {height}; each side must be from "
                                 f"{MIN_SIDE} to {MAX_SIDE}", source, rows[0][0])
     tiles = [t for _, row in rows for t in row]
+    goal = None if goal_lines is None else _parse_goal(goal_lines, width, height, source)
     _check_tiles(tiles, width, height, source,
-                 lambda cell: (rows[cell // width][0], None))
-    return Board(width, height, tuple(tiles), comments)
+                 lambda cell: (rows[cell // width][0], None), goal)
+    return Board(width, height, tuple(tiles), comments, goal)
 
 
 def is_collection(text: str) -> bool:
@@ -188,9 +266,13 @@ def format_board(board: Board) -> str:
     """A board as text (a file :func:`parse_board` reads back)."""
     width = len(str(board.cells - 1))
     lines = [f"# {c}" for c in board.comments]
-    for y in range(board.height):
-        row = board.tiles[y * board.width:(y + 1) * board.width]
-        lines.append(" ".join(f"{t:>{width}}" for t in row))
+    grids = [board.tiles] if board.goal is None else [board.tiles, board.goal]
+    for number, tiles in enumerate(grids):
+        if number:
+            lines.append("goal:")
+        for y in range(board.height):
+            row = tiles[y * board.width:(y + 1) * board.width]
+            lines.append(" ".join(f"{t:>{width}}" for t in row))
     return "\n".join(lines) + "\n"
 
 

@@ -2,9 +2,11 @@
 
 A board is ``width`` columns × ``height`` rows of cells numbered row by row
 (``cell = row × width + column``); it holds the tiles ``1 .. n − 1`` and the
-blank ``0`` (``n = width × height``).  The goal is Korf's convention: the
-blank in the top-left corner and tile ``t`` on cell ``t``
-(``0 1 2 3 / 4 5 6 7 / ...``).  A move slides a tile next to the blank into
+blank ``0`` (``n = width × height``).  The goal is Korf's convention unless
+the board names its own: the blank in the top-left corner and tile ``t`` on
+cell ``t`` (``0 1 2 3 / 4 5 6 7 / ...``).  A board may carry any other
+arrangement as its goal (``Board.goal``, e.g. the blank last:
+``1 2 3 / 4 5 6 / 7 8 0``).  A move slides a tile next to the blank into
 it; every move costs 1.
 
 This module is the *reference* model: simple Python over tuples.  The
@@ -47,13 +49,15 @@ def permutation_parity(values) -> int:
     return swaps & 1
 
 
-def solvable(tiles, width: int) -> bool:
-    """True when the goal can be reached: every move is one transposition
-    of the permutation (cells -> tiles) and moves the blank by one cell, so
-    the permutation's parity must equal the parity of the blank's Manhattan
-    distance to its goal cell 0."""
-    blank = list(tiles).index(0)
-    return permutation_parity(tiles) == (blank % width + blank // width) & 1
+def solvable(tiles, width: int, goal=None) -> bool:
+    """True when ``goal`` (default Korf's) can be reached: every move is one
+    transposition of the permutation (cells -> tiles) and moves the blank by
+    one cell, so the parity of the permutation taking the goal to the board
+    must equal the parity of the blank's Manhattan distance to its goal cell."""
+    goal = tuple(range(len(tiles))) if goal is None else tuple(goal)
+    blank, home = list(tiles).index(0), goal.index(0)
+    distance = abs(blank % width - home % width) + abs(blank // width - home // width)
+    return permutation_parity(tiles) ^ permutation_parity(goal) == distance & 1
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,24 @@ class Board:
     height: int
     tiles: tuple[int, ...]
     comments: tuple[str, ...] = field(default=(), compare=False)
+    #: the goal arrangement (tiles by cell), None for Korf's (:func:`goal_tiles`)
+    goal: tuple[int, ...] | None = None
+
+    def __post_init__(self):
+        # one spelling of Korf's goal, so that boards compare equal however it was given
+        if self.goal is not None:
+            goal = tuple(self.goal)
+            object.__setattr__(self, "goal",
+                               None if goal == goal_tiles(self.width, self.height) else goal)
+
+    @property
+    def target(self) -> tuple[int, ...]:
+        """The goal's tiles by cell: :attr:`goal`, or Korf's when it is None."""
+        return goal_tiles(self.width, self.height) if self.goal is None else self.goal
+
+    def goal_cells(self) -> list[int]:
+        """``goal_cells()[t]`` is tile t's cell in the goal (0 = the blank)."""
+        return Board(self.width, self.height, self.target).positions()
 
     @property
     def cells(self) -> int:
@@ -83,17 +105,17 @@ class Board:
         return pos
 
     def is_solved(self) -> bool:
-        """True in the goal position (blank top-left, tiles in order)."""
-        return self.tiles == goal_tiles(self.width, self.height)
+        """True in the goal position (:attr:`target`)."""
+        return self.tiles == self.target
 
     def is_solvable(self) -> bool:
         """True when the goal is reachable (see :func:`solvable`)."""
-        return solvable(self.tiles, self.width)
+        return solvable(self.tiles, self.width, self.goal)
 
     def manhattan(self) -> int:
         """Sum of the tiles' Manhattan distances to their goal cells (not the blank)."""
-        w = self.width
-        return sum(abs(c % w - t % w) + abs(c // w - t // w)
+        w, home = self.width, self.goal_cells()
+        return sum(abs(c % w - home[t] % w) + abs(c // w - home[t] // w)
                    for c, t in enumerate(self.tiles) if t)
 
     def moves(self) -> list[tuple[int, int]]:
@@ -124,7 +146,7 @@ class Board:
             raise IllegalMoveError(f"tile {tile} cannot move {name}: the blank is not there")
         tiles = list(self.tiles)
         tiles[y * w + x], tiles[c] = tile, 0
-        return Board(self.width, self.height, tuple(tiles), self.comments)
+        return Board(self.width, self.height, tuple(tiles), self.comments, self.goal)
 
 
 def describe_move(tile: int, code: int) -> str:

@@ -11,7 +11,8 @@ from ..puzzle import Puzzle, Step, register_kernels
 from .bounds import heuristic
 from .formats import format_board
 from .kernels import FifteenParams, expand, is_goal, key_layout, step_table
-from .model import Board, describe_move, goal_tiles
+from .frame import korf_frame
+from .model import Board, describe_move
 from .vocabulary import HEURISTICS, METRICS
 
 register_kernels(FifteenParams, expand=expand, heuristic=heuristic, is_goal=is_goal)
@@ -47,7 +48,14 @@ def reflection(width: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 class FifteenPuzzle(Puzzle):
-    """A sliding-tile board (Korf's goal), with a chosen heuristic.
+    """A sliding-tile board, with a chosen heuristic.
+
+    The goal is the board's (:attr:`.model.Board.goal`, Korf's by default).
+    A goal with the blank in a corner is searched in Korf's frame
+    (:mod:`.frame`), so that the pattern databases serve it; any other goal
+    is searched as it is, with the Manhattan distance (the default then) or
+    no heuristic.  States and move codes are the kernels', in that frame;
+    what the puzzle shows and replays is in the board's own.
 
     ``partition`` (the ``pdb`` heuristic): groups of tiles, default
     :func:`.database.default_partition`; ``reflect`` (default: on square
@@ -62,9 +70,21 @@ class FifteenPuzzle(Puzzle):
                  name: str | None = None):
         from .database import default_partition
         self.metric = METRICS.check(metric)
-        self.heuristic_name = HEURISTICS.check(heuristic)
-        self.heuristic_admissible = True
         self.board = board
+        #: the mirror and renaming to Korf's goal, None when the goal's blank
+        #: is not in a corner (then ``inner`` is the board itself)
+        self.frame = korf_frame(board)
+        self.inner = self.frame.korf_board(board) if self.frame else board
+        if self.frame is None and heuristic is None:
+            heuristic = "manhattan"
+        self.heuristic_name = HEURISTICS.check(heuristic)
+        if self.frame is None and self.heuristic_name == "pdb":
+            from ..errors import PdbsearchError
+            x, y = board.target.index(0) % board.width, board.target.index(0) // board.width
+            raise PdbsearchError(f"the pattern databases serve goals with the blank in a "
+                                 f"corner; this goal has it at column {x + 1}, row {y + 1}: "
+                                 f"use --heuristic manhattan")
+        self.heuristic_admissible = True
         self.name = name
         self.key_words = key_layout(board.cells)[2]
         self.max_successors = 4
@@ -74,7 +94,7 @@ class FifteenPuzzle(Puzzle):
         if reflect and not square:
             from ..errors import PdbsearchError
             raise PdbsearchError("the reflection about the main diagonal needs a square board")
-        self.reflect = square if reflect is None else bool(reflect)
+        self.reflect = (square if reflect is None else bool(reflect)) and self.frame is not None
         self.nibbles = nibbles
         self._pdb_source = dict(db_dir=db_dir, pdb_path=pdb_path, log=log, progress=progress)
 
@@ -82,7 +102,7 @@ class FifteenPuzzle(Puzzle):
         """The kernels' params; the ``pdb`` heuristic's tables are found or
         built here (see :meth:`~pdbsearch.puzzle.Puzzle.prepare`)."""
         from .database import manhattan_table, obtain_tables
-        b = self.board
+        b = self.inner
         n = b.cells
         bits, per_word, _ = key_layout(n)
         groups = self.partition if self.heuristic_name == "pdb" else ()
@@ -110,8 +130,9 @@ class FifteenPuzzle(Puzzle):
             tile_word=(tiles // per_word).astype(np.int64),
             tile_shift=(bits * (tiles % per_word)).astype(np.uint64),
             step=step_table(b.width, b.height),
-            goal=encode(Board(b.width, b.height, goal_tiles(b.width, b.height))),
-            heuristic=HEURISTICS.code(self.heuristic_name), md=manhattan_table(b.width, b.height),
+            goal=encode(Board(b.width, b.height, b.target)),
+            heuristic=HEURISTICS.code(self.heuristic_name),
+            md=manhattan_table(b.width, b.height, b.goal_cells()),
             pdb=pdb, group_offset=offsets, group_tiles=group_tiles,
             group_size=np.array([len(g) for g in groups], dtype=np.int64),
             nibbles=bool(self.nibbles), reflect=bool(self.reflect and groups),
@@ -123,12 +144,25 @@ class FifteenPuzzle(Puzzle):
         return self.board.is_solved()
 
     def initial_key(self) -> np.ndarray:
-        """The key of the start board."""
-        return encode(self.board)
+        """The key of the start board (in Korf's frame when there is one)."""
+        return encode(self.inner)
+
+    def own_board(self, key: np.ndarray) -> Board:
+        """The board a key stands for, in the board's own frame."""
+        board = decode(key, self.board.width, self.board.height)
+        if self.frame is None:
+            return Board(board.width, board.height, board.tiles, goal=self.board.goal)
+        return self.frame.own_board(board, self.board.goal)
+
+    def own_move(self, code: int) -> tuple[int, int]:
+        """(tile, direction) of a kernel's move code, in the board's own frame."""
+        tile, direction = divmod(int(code), 4)
+        return self.frame.own_move(tile, direction) if self.frame else (tile, direction)
 
     def render(self, key: np.ndarray) -> str:
         """The state as rows of numbers (0 the blank)."""
-        return format_board(decode(key, self.board.width, self.board.height)).rstrip("\n")
+        board = self.own_board(key)
+        return format_board(Board(board.width, board.height, board.tiles)).rstrip("\n")
 
     def check_solution(self, move_codes: Sequence[int]) -> tuple[list[Step], int]:
         """Replay moves on the plain-Python board model (independent of the kernels)."""
@@ -137,12 +171,14 @@ class FifteenPuzzle(Puzzle):
 
     def _replay(self, move_codes: Sequence[int]) -> tuple[list[Step], list[Board]]:
         """The steps of ``move_codes`` and every board along them, from the
-        start, by the plain-Python rules; IllegalMoveError on an illegal move
-        or when the last board is not the goal."""
-        board = Board(self.board.width, self.board.height, self.board.tiles)
+        start, by the plain-Python rules in the board's own frame (the codes
+        read back through the frame); IllegalMoveError on an illegal move or
+        when the last board is not the goal."""
+        board = Board(self.board.width, self.board.height, self.board.tiles,
+                      goal=self.board.goal)
         steps, boards = [], [board]
         for number, code in enumerate(move_codes, start=1):
-            tile, direction = divmod(int(code), 4)
+            tile, direction = self.own_move(code)
             try:
                 board = board.play(tile, direction)
             except IllegalMoveError as exc:
@@ -150,8 +186,8 @@ class FifteenPuzzle(Puzzle):
             steps.append(Step(int(code), 1, describe_move(tile, direction)))
             boards.append(board)
         if not board.is_solved():
-            raise IllegalMoveError("the moves do not reach the goal (blank top-left, tiles "
-                                   "in order)")
+            raise IllegalMoveError("the moves do not reach the goal" + (
+                " (blank top-left, tiles in order)" if board.goal is None else ""))
         return steps, boards
 
     # -- pictures --
@@ -159,8 +195,7 @@ class FifteenPuzzle(Puzzle):
     def picture(self, key: np.ndarray):
         """The state as a one-frame film: each tile a block with its number."""
         from ..pictures.frame import Film
-        board = decode(key, self.board.width, self.board.height)
-        return Film(self._scene(), (self._frame(board, "", None),))
+        return Film(self._scene(), (self._frame(self.own_board(key), "", None),))
 
     def solution_film(self, steps: Sequence[Step]):
         """One frame per move, replayed by the plain-Python rules, the moved
@@ -169,18 +204,20 @@ class FifteenPuzzle(Puzzle):
         _, boards = self._replay([s.code for s in steps])
         frames = [self._frame(boards[0], f"start: {len(steps)} moves", None)]
         for number, step in enumerate(steps, start=1):
-            moved = int(step.code) // 4
+            moved = self.own_move(step.code)[0]
             frames.append(self._frame(boards[number], f"move {number}/{len(steps)}: "
                                                       f"{step.text}, cost {number}", moved))
         return Film(self._scene(), tuple(frames))
 
     def _scene(self):
-        """Every cell floor; the blank's goal cell (top-left) the target."""
+        """Every cell floor; the blank's goal cell the target."""
         from ..pictures.frame import Scene
         b = self.board
+        home = b.target.index(0)
         return Scene(b.width, b.height,
                      floor=frozenset((x, y) for y in range(b.height) for x in range(b.width)),
-                     targets=frozenset({(0, 0)}), target_name="blank's goal",
+                     targets=frozenset({(home % b.width, home // b.width)}),
+                     target_name="blank's goal",
                      title=f"sliding tiles {b.width}x{b.height}")
 
     @staticmethod
@@ -200,7 +237,12 @@ class FifteenPuzzle(Puzzle):
             h += " " + "-".join(str(len(g)) for g in self.partition) + \
                 (" + reflection" if self.reflect else "")
         name = f" {self.name}" if self.name else ""
-        return f"fifteen {b.width}x{b.height}{name}, {self.metric} metric, heuristic {h}"
+        goal = "" if b.goal is None else \
+            f", goal {' '.join(map(str, b.goal))}" + (" (searched mirrored)" if self.frame and
+                                                      (self.frame.mirror_x or
+                                                       self.frame.mirror_y) else "")
+        return (f"fifteen {b.width}x{b.height}{name}{goal}, {self.metric} metric, "
+                f"heuristic {h}")
 
 
 _JOINED: dict[tuple[int, ...], np.ndarray] = {}

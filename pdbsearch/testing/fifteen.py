@@ -21,10 +21,11 @@ def _neighbours(tiles: tuple[int, ...], width: int, height: int):
             yield tuple(t)
 
 
-def distances(width: int, height: int) -> dict[tuple[int, ...], int]:
-    """Every position reachable from the goal (Korf's: 0, 1, 2, ...) with
-    its distance, by a plain breadth-first search (moves are reversible)."""
-    goal = tuple(range(width * height))
+def distances(width: int, height: int, goal=None) -> dict[tuple[int, ...], int]:
+    """Every position reachable from the goal (tiles by cell; default Korf's:
+    0, 1, 2, ...) with its distance, by a plain breadth-first search (moves
+    are reversible)."""
+    goal = tuple(range(width * height)) if goal is None else tuple(goal)
     dist = {goal: 0}
     queue = deque([goal])
     while queue:

@@ -85,9 +85,11 @@ QUICK = settings(max_examples=200, deadline=None, suppress_health_check=[HealthC
 
 
 @QUICK
-@given(st.lists(st.sampled_from(list("0123456789 \n#x-")), max_size=80))
+@given(st.lists(st.sampled_from([*"0123456789 \n#x-", "goal:", "\ngoal: ", "Goal:\n"]),
+                max_size=80))
 def test_fuzz_board_parser(chars):
-    """Any text: a board that keeps the model's promises, or a PuzzleFormatError."""
+    """Any text, ``goal:`` lines among it: a board that keeps the model's
+    promises, or a PuzzleFormatError."""
     text = "".join(chars)
     try:
         board = parse_board(text, "fuzz.txt")
@@ -95,6 +97,8 @@ def test_fuzz_board_parser(chars):
         assert exc.source == "fuzz.txt" and len(str(exc)) < 400
         return
     assert sorted(board.tiles) == list(range(board.cells)) and board.is_solvable()
+    assert sorted(board.target) == list(range(board.cells))
+    assert parse_board(format_board(board)) == board
 
 
 @QUICK
