@@ -189,3 +189,20 @@ def test_the_film_shows_the_board_in_its_own_frame():
     first = {b.label: b.cells[0] for b in film.frames[0].blocks}
     assert first["4"] == (0, 0) and first["8"] == (2, 2)
     assert puzzle.render(puzzle.initial_key()) == format_board(Board(3, 3, board.tiles)).rstrip()
+
+
+def test_korfs_instance_2_with_the_blank_last():
+    """Korf's instance 2 (55 moves, Korf 1985; puzzles/fifteen/korf100.txt),
+    turned half a turn and renamed so that its goal is the blank last: the
+    same 55 moves, through the same 5-5-5 tables."""
+    from pdbsearch.fifteen.database import PARTITIONS_4X4
+    from pdbsearch.fifteen.formats import parse_collection
+    from .test_korf import KORF
+    korf = parse_collection(KORF.read_text(), "korf100.txt")[1]
+    blank_last = (*range(1, 16), 0)
+    frame = korf_frame(Board(4, 4, blank_last, goal=blank_last))
+    own = frame.own_board(korf.board, blank_last)
+    assert frame.korf_board(own) == korf.board and own.is_solvable()
+    puzzle = FifteenPuzzle(own, heuristic="pdb", partition=PARTITIONS_4X4["5-5-5"])
+    result = solve(puzzle, "idastar")
+    assert result.optimal and result.cost == korf.optimal == 55
