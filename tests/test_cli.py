@@ -127,9 +127,22 @@ def wait_for_output(stream, text: str, timeout: float) -> None:
             seen += chunk
 
 
+@pytest.mark.parametrize("args, usage", [
+    (["solve", "a.txt", "b.txt"], "pdbsearch solve"),
+    (["generate", "4x5", "5x5"], "pdbsearch generate"),
+    (["levels", "a.txt", "--first", "2", "extra"], "pdbsearch levels"),
+])
+def test_a_stray_argument_is_shown_with_its_commands_usage(capsys, args, usage):
+    """Not with the top level's usage, which names only the commands."""
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"usage: {usage}" in err and f"{usage}: error: unrecognized arguments" in err
+
+
 def test_generate_writes_solvable_boards(tmp_path):
-    proc = run("generate", "--size", "4x5", "--count", "3", "--seed", "7",
-               "--out", str(tmp_path))
+    """The size as an argument or as ``--size``; two different sizes are refused."""
+    assert run("generate", "4x5", "--size", "5x5").returncode == 2
+    proc = run("generate", "4x5", "--count", "3", "--seed", "7", "--out", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     files = sorted(tmp_path.glob("*.txt"))
     assert len(files) == 3

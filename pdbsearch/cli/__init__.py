@@ -32,7 +32,19 @@ def build_parser():
 
     from .. import __version__
 
-    parser = argparse.ArgumentParser(
+    class CommandParser(argparse.ArgumentParser):
+        """The top-level parser: an argument none of the command's options
+        takes is reported with that command's usage (argparse's own parser
+        reports it with the top level's, which lists only the commands)."""
+
+        def parse_args(self, args=None, namespace=None):
+            known, extras = self.parse_known_args(args, namespace)
+            if extras:
+                command = sub.choices.get(getattr(known, "command", None), self)
+                command.error(f"unrecognized arguments: {' '.join(extras)}")
+            return known
+
+    parser = CommandParser(
         prog="pdbsearch",
         description="Solve sliding-block puzzles and Sokoban with pattern databases "
                     "and heuristic search.", epilog=EPILOG)

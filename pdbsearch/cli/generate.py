@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..errors import PdbsearchError
 from ..hakoiri.database import parse_size
 from ..hakoiri.formats import format_board
 from ..hakoiri.generator import Recipe, default_recipe, generate
@@ -19,7 +20,10 @@ def add_parser(sub) -> None:
     p = sub.add_parser("generate", help="write seeded random Hakoiri boards proved solvable",
                        description="Write random Hakoiri boards; each is kept only once a "
                                    "search has solved it (the note says how).")
-    p.add_argument("--size", default="6x7", help="WIDTHxHEIGHT (default 6x7)")
+    p.add_argument("size", nargs="?", metavar="SIZE",
+                   help="WIDTHxHEIGHT, the same as --size")
+    p.add_argument("--size", dest="size_option", metavar="SIZE",
+                   help="WIDTHxHEIGHT (default 6x7)")
     p.add_argument("--verticals", type=int, help="number of 2x1 pieces (default: classic mix)")
     p.add_argument("--horizontals", type=int, help="number of 1x2 pieces (default: classic mix)")
     p.add_argument("--empty", type=positive_int, default=2, help="empty cells (default 2)")
@@ -40,7 +44,9 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Generate the boards and write one file each."""
-    width, height = parse_size(args.size)
+    if args.size and args.size_option and args.size != args.size_option:
+        raise PdbsearchError(f"two sizes: {args.size} and --size {args.size_option}")
+    width, height = parse_size(args.size or args.size_option or "6x7")
     recipe = default_recipe(width, height, args.empty)
     recipe = Recipe(width, height,
                     args.verticals if args.verticals is not None else recipe.verticals,
