@@ -142,22 +142,28 @@ def add_pdb_options(parser: argparse.ArgumentParser) -> None:
 
 def add_puzzle_options(parser: argparse.ArgumentParser) -> None:
     """The puzzle file and what chooses its domain, metric and heuristic."""
-    parser.add_argument("file", nargs="?", metavar="FILE",
-                        help="puzzle file, - for the standard input (default: the built-in "
-                             "classic Hakoiri board)")
-    parser.add_argument("--domain", choices=list(DOMAINS), default=None,
-                        help="puzzle family (default: told from the file)")
+    add_file_options(parser, " (a Push!! file without it: every map)")
     parser.add_argument("--metric", default=None, help="what a move costs; " + "; ".join(
         f"{d.name}: {', '.join(d.metrics.names)} (default {d.metrics.default})"
         for d in DOMAINS.values()))
     parser.add_argument("--heuristic", default=None, help="the lower bound; " + " | ".join(
         f"{d.name}: {d.heuristics.help()}" for d in DOMAINS.values()))
     add_pdb_options(parser)
-    parser.add_argument("--level", default=None, metavar="N|TITLE",
-                        help="sokoban: which level of a collection (1-based number or title; "
-                             "default 1; a Push!! file without it: every map)")
-    add_format_option(parser)
     add_sokoban_options(parser)
+
+
+def add_file_options(parser: argparse.ArgumentParser, level_note: str = "") -> None:
+    """The puzzle file (optional: the built-in board), its domain, its level
+    in a collection and its format."""
+    parser.add_argument("file", nargs="?", metavar="FILE",
+                        help="puzzle file, - for the standard input (default: the built-in "
+                             "classic Hakoiri board)")
+    parser.add_argument("--domain", choices=list(DOMAINS), default=None,
+                        help="puzzle family (default: told from the file)")
+    parser.add_argument("--level", default=None, metavar="N|TITLE",
+                        help="which level or instance of a collection (1-based number, title "
+                             f"or id; default 1){level_note}")
+    add_format_option(parser)
 
 
 def add_format_option(parser: argparse.ArgumentParser) -> None:
