@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from pdbsearch.domains import detect_domain
 from pdbsearch.errors import PdbFileError, PuzzleFormatError
+from pdbsearch.fifteen.formats import parse_board as parse_fifteen_board
 from pdbsearch.hakoiri.builtin import CLASSIC_TEXT
 from pdbsearch.hakoiri.formats import parse_board
 from pdbsearch.hakoiri.model import Shape
@@ -157,6 +158,22 @@ def check_collection(text: str, source: str) -> None:
             check_level(level)
 
 
+#: an 8-puzzle with its own goal (blank last), the sliding-tile text mutated
+EIGHT_WITH_GOAL = "# blank last\n1 2 3\n4 0 5\n7 8 6\ngoal:\n1 2 3\n4 5 6\n7 8 0\n"
+
+
+def fifteen_case(seed: int, edits: int) -> None:
+    text = mutate(EIGHT_WITH_GOAL, seed, edits, ALPHABET + "goal")
+    detect_domain(text)
+    try:
+        board = parse_fifteen_board(text, "fuzz.txt")
+    except PuzzleFormatError as exc:
+        assert exc.source == "fuzz.txt" and len(str(exc)) < 400
+        return
+    assert sorted(board.tiles) == sorted(board.target) == list(range(board.cells))
+    assert board.is_solvable()
+
+
 def push_case(seed: int, edits: int) -> None:
     text = mutate(PUSH_SAMPLE * 2, seed, edits)
     try:
@@ -178,6 +195,12 @@ def test_hakoiri_boards(seed, edits):
 @given(seed=st.integers(0, 2**32), edits=st.integers(1, 8))
 def test_sokoban_levels(seed, edits):
     sokoban_case(seed, edits)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32), edits=st.integers(1, 8))
+def test_sliding_tile_boards(seed, edits):
+    fifteen_case(seed, edits)
 
 
 @QUICK
@@ -232,9 +255,10 @@ def test_pdb_files(small_pdb, tmp_path, seed, flips):
 
 @pytest.mark.slow
 @LONG
-@given(seed=st.integers(0, 2**32), edits=st.integers(1, 20), kind=st.sampled_from("hspx"))
+@given(seed=st.integers(0, 2**32), edits=st.integers(1, 20), kind=st.sampled_from("hspxf"))
 def test_parsers_long_run(seed, edits, kind):
-    {"h": hakoiri_case, "s": sokoban_case, "p": push_case, "x": slc_case}[kind](seed, edits)
+    {"h": hakoiri_case, "s": sokoban_case, "p": push_case, "x": slc_case,
+     "f": fifteen_case}[kind](seed, edits)
 
 
 @pytest.mark.slow
@@ -245,17 +269,19 @@ def test_pdb_files_long_run(small_pdb, tmp_path, seed, flips):
     pdb_case(small_pdb, tmp_path, seed, flips)
 
 
-@settings(max_examples=12, deadline=None,
+@settings(max_examples=18, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32), edits=st.integers(1, 6), which=st.sampled_from("hs"))
+@given(seed=st.integers(0, 2**32), edits=st.integers(1, 6), which=st.sampled_from("hsf"))
 def test_the_command_line_never_fails_with_a_traceback(tmp_path, capsys, seed, edits, which):
     """Mutated files through ``pdbsearch solve``: exit 0, 2, 3 or 4 with a
     clear message, never 1 (an internal error)."""
     from pdbsearch.cli import main
-    text = mutate(CLASSIC_TEXT if which == "h" else MICROBAN[:400], seed, edits)
+    text = mutate({"h": CLASSIC_TEXT, "s": MICROBAN[:400], "f": EIGHT_WITH_GOAL}[which],
+                  seed, edits)
     path = tmp_path / f"case{seed}.txt"
     path.write_text(text, encoding="utf-8", errors="surrogateescape")
-    code = main(["solve", str(path), "--time-limit", "0.5", "--heuristic", "simple", "--quiet",
+    heuristic = "manhattan" if which == "f" else "simple"
+    code = main(["solve", str(path), "--time-limit", "0.5", "--heuristic", heuristic, "--quiet",
                  "--db-dir", str(tmp_path / "db")])
     err = capsys.readouterr().err
     assert code in (0, 2, 3, 4), err
