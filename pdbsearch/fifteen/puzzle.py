@@ -57,8 +57,9 @@ class FifteenPuzzle(Puzzle):
     no heuristic.  States and move codes are the kernels', in that frame;
     what the puzzle shows and replays is in the board's own.
 
-    ``partition`` (the ``pdb`` heuristic): groups of tiles, default
-    :func:`.database.default_partition`; ``reflect`` (default: on square
+    ``partition`` (the ``pdb`` heuristic): groups of the board's own tiles,
+    default :func:`.database.default_partition` (kept in Korf's frame as
+    ``self.partition``); ``reflect`` (default: on square
     boards) also bounds the state reflected about the main diagonal;
     ``nibbles`` (default on) stores 4-bit entries."""
 
@@ -88,6 +89,9 @@ class FifteenPuzzle(Puzzle):
         self.name = name
         self.key_words = key_layout(board.cells)[2]
         self.max_successors = 4
+        if partition and self.frame:
+            # the groups name the board's own tiles: the tables are Korf's frame's
+            partition = [[self.frame.to_korf[t] for t in g] for g in partition]
         self.partition = tuple(tuple(sorted(g)) for g in (
             partition or default_partition(board.width, board.height)))
         square = board.width == board.height

@@ -206,3 +206,31 @@ def test_korfs_instance_2_with_the_blank_last():
     puzzle = FifteenPuzzle(own, heuristic="pdb", partition=PARTITIONS_4X4["5-5-5"])
     result = solve(puzzle, "idastar")
     assert result.optimal and result.cost == korf.optimal == 55
+
+
+def test_a_partition_names_the_boards_own_tiles():
+    """Groups given by the user are the tiles they see; the tables are
+    indexed in Korf's frame (tile t of the blank-last goal is 16 - t there)."""
+    blank_last = (*range(1, 16), 0)
+    board = Board(4, 4, blank_last, goal=blank_last)
+    puzzle = FifteenPuzzle(board, partition=[(1, 2, 3, 4, 5), (6, 7, 8, 9, 10),
+                                             (11, 12, 13, 14, 15)])
+    assert puzzle.partition == ((11, 12, 13, 14, 15), (6, 7, 8, 9, 10), (1, 2, 3, 4, 5))
+
+
+def test_random_partitions_of_the_own_tiles_stay_admissible():
+    """Random groups of a corner goal's own tiles, their tables built in
+    Korf's frame: A* finds the plain BFS's distance."""
+    rng = random.Random("partitions")
+    for corner in (0, 2, 6, 8):
+        goal = random_goal(rng, 3, 3, corner)
+        dist = oracle(3, 3, goal)
+        tiles = list(range(1, 9))
+        rng.shuffle(tiles)
+        cut = rng.randrange(2, 7)
+        groups = [tiles[:cut], tiles[cut:]]
+        for start in rng.sample(sorted(dist), 3):
+            puzzle = FifteenPuzzle(Board(3, 3, start, goal=goal), heuristic="pdb",
+                                   partition=groups)
+            result = solve(puzzle, "astar")
+            assert result.cost == dist[start] and result.optimal
