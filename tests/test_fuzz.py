@@ -98,14 +98,20 @@ def check_level(level: Level) -> None:
     assert level.player not in level.boxes
 
 
-def hakoiri_case(seed: int, edits: int) -> None:
-    text = mutate(CLASSIC_TEXT, seed, edits)
+def parsed_or_refused(parse, text: str, source: str, *args):
+    """``parse(text, source, *args)``, or None when it refuses the text with
+    a short :class:`PuzzleFormatError` naming ``source`` (anything else fails)."""
     try:
-        board = parse_board(text, "fuzz.txt")
+        return parse(text, source, *args)
     except PuzzleFormatError as exc:
-        assert exc.source == "fuzz.txt" and len(str(exc)) < 400
-        return
-    check_board(board)
+        assert exc.source == source and len(str(exc)) < 400
+        return None
+
+
+def hakoiri_case(seed: int, edits: int) -> None:
+    board = parsed_or_refused(parse_board, mutate(CLASSIC_TEXT, seed, edits), "fuzz.txt")
+    if board is not None:
+        check_board(board)
 
 
 def sokoban_case(seed: int, edits: int) -> None:
@@ -165,23 +171,16 @@ EIGHT_WITH_GOAL = "# blank last\n1 2 3\n4 0 5\n7 8 6\ngoal:\n1 2 3\n4 5 6\n7 8 0
 def fifteen_case(seed: int, edits: int) -> None:
     text = mutate(EIGHT_WITH_GOAL, seed, edits, ALPHABET + "goal")
     detect_domain(text)
-    try:
-        board = parse_fifteen_board(text, "fuzz.txt")
-    except PuzzleFormatError as exc:
-        assert exc.source == "fuzz.txt" and len(str(exc)) < 400
-        return
-    assert sorted(board.tiles) == sorted(board.target) == list(range(board.cells))
-    assert board.is_solvable()
+    board = parsed_or_refused(parse_fifteen_board, text, "fuzz.txt")
+    if board is not None:
+        assert sorted(board.tiles) == sorted(board.target) == list(range(board.cells))
+        assert board.is_solvable()
 
 
 def push_case(seed: int, edits: int) -> None:
-    text = mutate(PUSH_SAMPLE * 2, seed, edits)
-    try:
-        levels = parse_levels(text, "fuzz.in", "push")
-    except PuzzleFormatError as exc:
-        assert exc.source == "fuzz.in" and len(str(exc)) < 400
-        return
-    for level in levels:
+    levels = parsed_or_refused(parse_levels, mutate(PUSH_SAMPLE * 2, seed, edits), "fuzz.in",
+                               "push")
+    for level in levels or []:
         check_level(level)
 
 
