@@ -29,5 +29,8 @@ def load(text: str, source: str, *, level: int | str | None = None, metric: str 
     if partition is not None:
         from .database import parse_partition
         groups = parse_partition(partition, board.width, board.height)
-    return FifteenPuzzle(board, metric, heuristic, partition=groups, db_dir=db_dir,
-                         pdb_path=pdb, log=log, progress=progress, name=name)
+    try:
+        return FifteenPuzzle(board, metric, heuristic, partition=groups, db_dir=db_dir,
+                             pdb_path=pdb, log=log, progress=progress, name=name)
+    except PdbsearchError as exc:    # a choice this board does not allow: say which board
+        raise PdbsearchError(f"{source}: {exc}") from None
