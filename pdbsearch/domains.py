@@ -64,8 +64,9 @@ def detect_domain(text: str) -> str:
     characters), a Push!! header or seed 002 rows is Sokoban; a text whose
     rows are all piece letters (``BAAC``) is a Hakoiri board that forgot
     its exit, so that the error it gets is the one that
-    helps (no exit declared); a text whose lines are all whole numbers is a
-    sliding-tile board or collection (a board may have a ``goal:`` line),
+    helps (no exit declared); a text whose lines are all whole numbers (or
+    a collection's ``id optimal tiles`` lines, ``-`` for an unknown optimum)
+    is a sliding-tile board or collection (a board may have a ``goal:`` line),
     unless it reads as a Push!! map (its
     first line two numbers, and its numbers not all different); anything
     else goes to the Sokoban parser.
@@ -102,6 +103,9 @@ _PIECE_ROW = re.compile(r"^[ \t]*(?=[^\n]*[A-Za-z0-9])[A-Za-z0-9@$%&*+=?!<>^~.]{
 
 #: a line of whole numbers (or blank, or a '#' comment)
 _NUMBER_LINE = re.compile(r"[ \t]*(\d+([ \t]+\d+)*)?[ \t]*(#.*)?|[ \t]*#.*")
+#: a line of a sliding-tile collection: an id (any word), the optimal length
+#: or ``-``, then the tiles
+_INSTANCE_LINE = re.compile(r"[ \t]*\S+[ \t]+(\d+|-)([ \t]+\d+){3,}[ \t]*(#.*)?")
 #: a sliding-tile board's ``goal:`` line, its tiles on it or on the rows below
 _GOAL_LINE = re.compile(r"[ \t]*goal[ \t]*:[ \t]*(\d+([ \t]+\d+)*)?[ \t]*(#.*)?", re.I)
 
@@ -114,7 +118,7 @@ def _is_number_grid(text: str) -> bool:
     sliding-tile board."""
     lines = text.lstrip("\ufeff").splitlines()
     if not lines or not all(_NUMBER_LINE.fullmatch(line) or _GOAL_LINE.fullmatch(line)
-                            for line in lines):
+                            or _INSTANCE_LINE.fullmatch(line) for line in lines):
         return False
     if any(_GOAL_LINE.fullmatch(line) for line in lines):
         return True     # a board with its own goal (no Push!! map has one)

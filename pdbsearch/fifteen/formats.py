@@ -35,7 +35,9 @@
 ``id optimal t0 t1 … t(n−1)`` (tiles row by row, 0 the blank), ``#``
 comments.  ``n`` must be a square (4, 9, 16, 25 …: a square board);
 ``optimal`` is the recorded optimal solution length (``-`` if unknown), which
-``pdbsearch levels`` checks its answers against.
+``pdbsearch levels`` checks its answers against.  Its instances have Korf's
+goal unless a ``goal: t0 t1 …`` line before them gives every instance that
+goal.
 
 A text is a collection when it is not one board: its numbers are not a
 permutation and every line holds ``2 + s²`` numbers (:func:`is_collection`).
@@ -200,7 +202,7 @@ def is_collection(text: str) -> bool:
     """True when ``text`` reads as a collection rather than one board: its
     numbers are not each different, and every line has ``2 + s²`` tokens
     (s ≥ 2)."""
-    lines = _content(text)
+    lines = [(n, line) for n, line in _content(text) if not _GOAL.match(line)]
     if not lines:
         return False
     tokens = [line.split() for _, line in lines]
@@ -217,7 +219,18 @@ def parse_collection(text: str, source: str = "<string>") -> list[Instance]:
     instances = []
     ids: dict[str, int] = {}
     size = None
+    goal_line, goal_text, goal = None, None, None
     for number, line in _content(text):
+        found = _GOAL.match(line)
+        if found:
+            if goal_line is not None:
+                raise PuzzleFormatError(f"a second goal (the first on line {goal_line})",
+                                        source, number)
+            if instances:
+                raise PuzzleFormatError("the goal line must come before the instances",
+                                        source, number)
+            goal_line, goal_text = number, " " * found.end() + line[found.end():]
+            continue
         tokens = line.split()
         if len(tokens) < 6:
             raise PuzzleFormatError(f"{len(tokens)} fields; a collection line is 'id optimal "
@@ -239,9 +252,12 @@ def parse_collection(text: str, source: str = "<string>") -> list[Instance]:
         if size is not None and side != size:
             raise PuzzleFormatError(f"a {side}x{side} board among {size}x{size} ones",
                                     source, number)
+        if size is None and goal_text is not None:     # the first instance sets the size
+            goal = _parse_goal([(goal_line, goal_text)], side, side, source)
         size = side
-        _check_tiles(tiles, side, side, source, lambda cell: (number, None))
-        instances.append(Instance(ident, optimal, Board(side, side, tuple(tiles)), number))
+        _check_tiles(tiles, side, side, source, lambda cell: (number, None), goal)
+        instances.append(Instance(ident, optimal, Board(side, side, tuple(tiles), goal=goal),
+                                  number))
     if not instances:
         raise PuzzleFormatError("no instances found (one a line: id optimal t0 t1 ...)", source)
     return instances

@@ -73,11 +73,33 @@ def test_collection_errors(line, words):
     assert info.value.line == 2 and words in str(info.value)
 
 
+def test_a_collection_goal_line_gives_every_instance_its_goal():
+    text = "# blank last\ngoal: 1 2 3 4 5 6 7 8 0\n1 1 1 2 3 4 5 6 7 0 8\n2 - 1 2 3 4 0 5 7 8 6\n"
+    assert is_collection(text)
+    instances = parse_collection(text, "c.txt")
+    assert [i.board.goal for i in instances] == [(1, 2, 3, 4, 5, 6, 7, 8, 0)] * 2
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("goal: 1 2 3 0\n1 - 1 2 0 3\ngoal: 1 2 3 0\n", 3, "a second goal (the first on line 1)"),
+    ("1 - 1 0 2 3\ngoal: 1 2 3 0\n", 2, "must come before the instances"),
+    ("goal: 1 2 3\n1 - 1 2 0 3\n", 1, "the goal has 3 tiles"),
+    ("goal: 1 2 3 0\n1 - 2 1 0 3\n", 2, "its goal cannot be reached"),
+])
+def test_collection_goal_errors(text, line, words):
+    with pytest.raises(PuzzleFormatError) as info:
+        parse_collection(text, "c.txt")
+    assert info.value.line == line and words in str(info.value)
+
+
 def test_detection_keeps_the_other_domains():
     repo = KORF.parents[2]
     assert detect_domain((repo / "puzzles/push/sample_map1_only.in").read_text()) == "sokoban"
     assert detect_domain((repo / "puzzles/hakoiri/classic.txt").read_text()) == "hakoiri"
     assert detect_domain(EIGHT) == "fifteen"
+    # a collection whose optimum is unknown ('-'), ids that are words, a goal line
+    assert detect_domain("a - 1 0 2 3 4 5 6 7 8\nb 1 1 0 2 3 4 5 6 7 8\n") == "fifteen"
+    assert detect_domain("goal: 1 2 3 0\n1 - 1 2 0 3\n") == "fifteen"
     assert detect_domain("0 1\n2 3\n") == "fifteen"
 
 
@@ -109,6 +131,8 @@ def test_fuzz_collection_parser(seed, edits):
     import random
     rng = random.Random(seed)
     lines = KORF.read_text().splitlines()[:12]
+    if rng.random() < 0.5:      # every instance given the blank-last goal
+        lines.insert(rng.randrange(len(lines)), "goal: " + " ".join(map(str, [*range(1, 16), 0])))
     chars = list("\n".join(lines))
     for _ in range(edits):
         i = rng.randrange(len(chars))
@@ -128,6 +152,7 @@ def test_fuzz_collection_parser(seed, edits):
         return
     for inst in instances:
         assert sorted(inst.board.tiles) == list(range(inst.board.cells))
+        assert sorted(inst.board.target) == list(range(inst.board.cells))
         assert inst.board.is_solvable()
 
 
