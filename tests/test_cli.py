@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -137,6 +138,20 @@ def test_a_stray_argument_is_shown_with_its_commands_usage(capsys, args, usage):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert f"usage: {usage}" in err and f"{usage}: error: unrecognized arguments" in err
+
+
+def test_levels_domain_option(tmp_path, capsys):
+    """--domain fifteen on a Sokoban file says it is not a sliding-tile
+    collection; with --format it is refused; a one-line collection runs."""
+    microban = str(Path(__file__).resolve().parents[1] / "puzzles/sokoban/microban.txt")
+    assert main(["levels", microban, "--domain", "fifteen"]) == 2
+    assert "not a sliding-tile collection" in capsys.readouterr().err
+    assert main(["levels", microban, "--domain", "fifteen", "--format", "xsb"]) == 2
+    assert "--format names a Sokoban file format" in capsys.readouterr().err
+    one = tmp_path / "one.txt"
+    one.write_text("first - 1 0 2 3 4 5 6 7 8\n")
+    assert main(["levels", str(one), "--no-progress", "--db-dir", str(tmp_path)]) == 0
+    assert "solved 1/1 (proven optimal 1" in capsys.readouterr().out
 
 
 def test_generate_writes_solvable_boards(tmp_path):

@@ -43,7 +43,11 @@ def add_parser(sub) -> None:
                     "solved.",
         epilog="exit codes: 0 every level solved, 3 some level unfinished (limit, "
                "Ctrl-C or error), 4 some level proved unsolvable and none unfinished")
-    p.add_argument("file", metavar="FILE", help="level collection (XSB, SLC, Push!! or seed 002; - reads the standard input)")
+    p.add_argument("file", metavar="FILE",
+                   help="level collection (XSB, SLC, Push!! or seed 002; or a sliding-tile "
+                        "collection; - reads the standard input)")
+    p.add_argument("--domain", choices=["sokoban", "fifteen"], default=None,
+                   help="what the collection holds (default: told from the file)")
     p.add_argument("--metric", choices=list(METRICS.names), default=None,
                    help=f"sokoban: what is minimised: {METRICS.help()}")
     p.add_argument("--heuristic", default=None,
@@ -96,7 +100,10 @@ def run(args: argparse.Namespace) -> int:
         from ..batch.cluster import check_dask_spec
         check_dask_spec(args.dask)
     text, source = read_text(args.file), source_name(args.file)
-    domain = "sokoban" if args.format is not None else detect_domain(text)
+    if args.format is not None and args.domain == "fifteen":
+        raise PdbsearchError("--format names a Sokoban file format; a sliding-tile collection "
+                             "has one")
+    domain = args.domain or ("sokoban" if args.format is not None else detect_domain(text))
     if domain == "fifteen":
         return _run_fifteen(args, text)
     args.metric = args.metric or METRICS.default
@@ -165,7 +172,11 @@ def _run_fifteen(args: argparse.Namespace, text: str) -> int:
     from ..io import atomic_write_text
     source = source_name(args.file)
     if not is_collection(text):
-        raise PdbsearchError(f"{source}: one sliding-tile board, not a collection; use solve")
+        if detect_domain(text) == "fifteen":
+            raise PdbsearchError(f"{source}: one sliding-tile board, not a collection; "
+                                 f"use solve")
+        raise PdbsearchError(f"{source}: not a sliding-tile collection (one instance a line: "
+                             f"id optimal t0 t1 ...)")
     if args.metric is not None:
         raise PdbsearchError("--metric applies to Sokoban collections: a sliding-tile move "
                              "costs 1")

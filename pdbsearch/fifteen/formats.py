@@ -199,18 +199,20 @@ def parse_board(text: str, source: str = "<string>") -> Board:
 
 
 def is_collection(text: str) -> bool:
-    """True when ``text`` reads as a collection rather than one board: its
-    numbers are not each different, and every line has ``2 + s²`` tokens
-    (s ≥ 2)."""
+    """True when ``text`` reads as a collection rather than one board: every
+    line has ``2 + s²`` tokens (s ≥ 2), and either its numbers are not each
+    different or some line's id or optimum is not a tile number (a word, or
+    ``-`` for an unknown optimum: a board row holds numbers only)."""
     lines = [(n, line) for n, line in _content(text) if not _GOAL.match(line)]
     if not lines:
         return False
     tokens = [line.split() for _, line in lines]
-    flat = [t for row in tokens for t in row]
-    if len(set(flat)) == len(flat):
+    if not all(len(row) >= 6 and math.isqrt(len(row) - 2) ** 2 == len(row) - 2
+               for row in tokens):
         return False
-    return all(len(row) >= 6 and math.isqrt(len(row) - 2) ** 2 == len(row) - 2
-               for row in tokens)
+    flat = [t for row in tokens for t in row]
+    return len(set(flat)) < len(flat) or any(not _INT.fullmatch(t) for row in tokens
+                                             for t in row[:2])
 
 
 def parse_collection(text: str, source: str = "<string>") -> list[Instance]:

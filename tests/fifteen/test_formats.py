@@ -73,6 +73,18 @@ def test_collection_errors(line, words):
     assert info.value.line == 2 and words in str(info.value)
 
 
+@pytest.mark.parametrize("text, collection", [
+    ("a - 1 0 2 3 4 5 6 7 8\n", True),          # one instance: its id and optimum say so
+    ("7 - 1 0 2 3 4 5 6 7 8\n", True),
+    ("x 9 1 0 2 3 4 5 6 7 8\n", True),
+    ("9 10 1 0 2 3 4 5 6 7 8\n", False),        # all different numbers: a board row
+    ("1 31 1 0 2 3 4 5 6 7 8\n2 5 1 0 2 3 4 5 6 7 8\n", True),
+    ("1 2 3\n4 0 5\n7 8 6\n", False),
+])
+def test_what_reads_as_a_collection(text, collection):
+    assert is_collection(text) is collection
+
+
 def test_a_collection_goal_line_gives_every_instance_its_goal():
     text = "# blank last\ngoal: 1 2 3 4 5 6 7 8 0\n1 1 1 2 3 4 5 6 7 0 8\n2 - 1 2 3 4 0 5 7 8 6\n"
     assert is_collection(text)
