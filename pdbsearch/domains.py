@@ -117,10 +117,12 @@ def _is_number_grid(text: str) -> bool:
     board whose rows all have two numbers, all different, is a 2-column
     sliding-tile board."""
     lines = text.lstrip("\ufeff").splitlines()
-    if not lines or not all(_NUMBER_LINE.fullmatch(line) or _GOAL_LINE.fullmatch(line)
-                            or _INSTANCE_LINE.fullmatch(line) for line in lines):
+    goal_lines = [_GOAL_LINE.fullmatch(line) is not None for line in lines]
+    if not lines or not all(is_goal or _NUMBER_LINE.fullmatch(line)
+                            or _INSTANCE_LINE.fullmatch(line)
+                            for line, is_goal in zip(lines, goal_lines)):
         return False
-    if any(_GOAL_LINE.fullmatch(line) for line in lines):
+    if any(goal_lines):
         return True     # a board with its own goal (no Push!! map has one)
     rows = [line.split("#")[0].split() for line in lines]
     rows = [row for row in rows if row]

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
                              "has one")
     domain = args.domain or ("sokoban" if args.format is not None else detect_domain(text))
     if domain == "fifteen":
-        return _run_fifteen(args, text)
+        return _run_fifteen(args, text, source)
     args.metric = args.metric or METRICS.default
     args.heuristic = HEURISTICS.check(args.heuristic)
     if args.partition is not None:
@@ -163,14 +163,13 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_UNSOLVABLE if t["unsolvable"] else EXIT_OK
 
 
-def _run_fifteen(args: argparse.Namespace, text: str) -> int:
+def _run_fifteen(args: argparse.Namespace, text: str, source: str) -> int:
     """Every instance of a sliding-tile collection (IDA* by default), each
     answer checked against the optimum the file records."""
     from ..fifteen.collection import FifteenRunOptions, records_json, summary_table, totals
     from ..fifteen.database import parse_partition
     from ..fifteen.formats import is_collection, parse_collection
     from ..io import atomic_write_text
-    source = source_name(args.file)
     if not is_collection(text):
         if detect_domain(text) == "fifteen":
             raise PdbsearchError(f"{source}: one sliding-tile board, not a collection; "

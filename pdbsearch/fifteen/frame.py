@@ -16,7 +16,8 @@ the puzzle is searched as it is, with a Manhattan distance to its own goal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 from .model import Board
 
@@ -35,7 +36,14 @@ class KorfFrame:
     mirror_x: bool                  #: columns reversed
     mirror_y: bool                  #: rows reversed
     to_korf: tuple[int, ...]        #: [own tile] -> its name in Korf's frame
-    from_korf: tuple[int, ...]      #: [tile in Korf's frame] -> its own number
+
+    @cached_property
+    def from_korf(self) -> tuple[int, ...]:
+        """[tile in Korf's frame] -> its own number (``to_korf`` inverted)."""
+        inverse = [0] * len(self.to_korf)
+        for own, korf in enumerate(self.to_korf):
+            inverse[korf] = own
+        return tuple(inverse)
 
     def cell(self, cell: int) -> int:
         """The mirrored cell (the mirror is its own inverse)."""
@@ -81,11 +89,8 @@ def korf_frame(board: Board) -> KorfFrame | None:
     x, y = home % w, home // w
     if x not in (0, w - 1) or y not in (0, h - 1):
         return None
-    frame = KorfFrame(w, h, x != 0, y != 0, (), ())
+    mirror = KorfFrame(w, h, x != 0, y != 0, ())
     to_korf = [0] * board.cells
     for c, t in enumerate(board.target):
-        to_korf[t] = frame.cell(c)
-    from_korf = [0] * board.cells
-    for t, k in enumerate(to_korf):
-        from_korf[k] = t
-    return KorfFrame(w, h, frame.mirror_x, frame.mirror_y, tuple(to_korf), tuple(from_korf))
+        to_korf[t] = mirror.cell(c)     # each tile named after its goal cell, mirrored
+    return replace(mirror, to_korf=tuple(to_korf))
