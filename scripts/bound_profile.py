@@ -26,19 +26,18 @@ Exit codes: 0 a profile printed, 1 no solution found in the time,
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
-from pdbsearch.api import load, solve
-from pdbsearch.cli.options import positive_float
+from levelscript import level_parser, load_level
+
+from pdbsearch.api import solve
 from pdbsearch.errors import PdbsearchError
 from pdbsearch.io import atomic_write_text
 from pdbsearch.search.common import evaluate_heuristic
 from pdbsearch.sokoban.checker import replay_positions
 from pdbsearch.sokoban.puzzle import SokobanPuzzle, solution_fields
-from pdbsearch.sokoban.vocabulary import HEURISTICS
 
 
 def bound_profile(puzzle: SokobanPuzzle, lurd: str) -> dict:
@@ -83,22 +82,14 @@ def profile_text(profile: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """The command line (see the module doc)."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("file", help="a level collection (XSB and the other formats of solve)")
-    parser.add_argument("--level", default="1", help="number or title of the level (default 1)")
+    parser = level_parser(__doc__, 60.0, "seconds of search for the solution")
     parser.add_argument("--lurd", help="the solution to profile (default: search for one)")
     parser.add_argument("--algo", default="fess",
                         help="the search that finds the solution (default fess)")
-    parser.add_argument("--time-limit", type=positive_float, default=60.0,
-                        help="seconds of search for the solution (default 60)")
-    parser.add_argument("--heuristic", choices=HEURISTICS.names, default=HEURISTICS.default,
-                        help=f"the bound profiled (default {HEURISTICS.default}, as solve's)")
     parser.add_argument("--json", metavar="OUT", help="also write the profile as JSON")
     args = parser.parse_args(argv)
     try:
-        # The public loader: the CLI's messages for a missing file or folder.
-        puzzle = load(args.file, domain="sokoban", level=args.level, metric="pushes",
-                      heuristic=args.heuristic)
+        puzzle = load_level(args)
         lurd = args.lurd
         if lurd is None:
             result = solve(puzzle, algo=args.algo, time_limit=args.time_limit)

@@ -20,12 +20,11 @@ unwritable output file.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from pdbsearch.api import load
-from pdbsearch.cli.options import positive_float
+from levelscript import level_parser, load_level
+
 from pdbsearch.errors import PdbsearchError
 from pdbsearch.io import atomic_write_text
 from pdbsearch.search import ALGORITHMS, Limits
@@ -33,7 +32,6 @@ from pdbsearch.search.driver import run_engine
 from pdbsearch.search.result import Status
 from pdbsearch.sokoban.formats import format_xsb
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
-from pdbsearch.sokoban.vocabulary import HEURISTICS
 
 
 def best_position(puzzle: SokobanPuzzle, seconds: float) -> tuple[Status, frozenset, int, int]:
@@ -51,19 +49,11 @@ def best_position(puzzle: SokobanPuzzle, seconds: float) -> tuple[Status, frozen
 
 def main(argv: list[str] | None = None) -> int:
     """The command line (see the module doc)."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("file", help="a level collection (XSB and the other formats of solve)")
-    parser.add_argument("--level", default="1", help="number or title of the level (default 1)")
-    parser.add_argument("--time-limit", type=positive_float, default=10.0,
-                        help="seconds of search (default 10)")
-    parser.add_argument("--heuristic", choices=HEURISTICS.names, default=HEURISTICS.default,
-                        help=f"the puzzle's bound (default {HEURISTICS.default}, as solve's)")
+    parser = level_parser(__doc__, 10.0, "seconds of search")
     parser.add_argument("--out", default="best.xsb", help="the level file to write")
     args = parser.parse_args(argv)
     try:
-        # The public loader: the CLI's messages for a missing file or folder.
-        puzzle = load(args.file, domain="sokoban", level=args.level, metric="pushes",
-                      heuristic=args.heuristic)
+        puzzle = load_level(args)
         status, boxes, player, depth = best_position(puzzle, args.time_limit)
     except PdbsearchError as exc:
         print(f"error: {exc}", file=sys.stderr)
