@@ -48,6 +48,10 @@ def bound_profile(puzzle: SokobanPuzzle, lurd: str) -> dict:
     ``f``).  ``h0`` plus the deltas is ``cost``.  Moves that are illegal or
     that do not solve the level raise :class:`PdbsearchError`."""
     level = puzzle.level
+    # The bound as A* sees it: a search run on this puzzle before (the one
+    # that found the solution) leaves its perimeter in the params, whose
+    # exact depths would stand in for the bound.
+    puzzle.tune("astar", 1.0)
     params = puzzle.params
     positions = replay_positions(level, lurd)
     if not level.is_solved(positions[-1][0]):

@@ -59,6 +59,10 @@ def test_a_found_solution_is_profiled_and_written(tmp_path, capsys):
     data = json.loads(out.read_text())
     level = load_levels(MICROBAN)[GAP_LEVEL - 1]
     assert data["cost"] == bfs_min_pushes(level)   # A*'s solution is push-optimal
+    # the bound itself at the start, not what the search left behind (its perimeter)
+    fresh = load(str(MICROBAN), domain="sokoban", level=str(GAP_LEVEL), metric="pushes",
+                 heuristic="matching")
+    assert data["h0"] == evaluate_heuristic(fresh.params, fresh.initial_key())
     assert data["h0"] + sum(c["delta"] for c in data["changes"]) == data["cost"]
     assert f"solution {data['cost']} pushes" in capsys.readouterr().out
 
