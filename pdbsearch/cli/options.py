@@ -99,8 +99,9 @@ def add_search_options(parser: argparse.ArgumentParser) -> None:
                              f"(default {DEFAULT_SHORTCUT_DEPTH}; 0: keep it as found)")
     parser.add_argument("--threads", type=positive_int, default=None, metavar="N",
                         help="threads a search may run at once (default: one per core; "
-                             "levels: the cores shared among --jobs); only --algo fess "
-                             "uses more than one, its FESS engines beside the other members")
+                             "levels: the cores shared among --jobs); --algo fess runs its "
+                             "FESS engines beside the other members, sokoban astar its "
+                             "perimeter beside A*")
     parser.add_argument("--members", type=portfolio_members, default=None, metavar="NAME,...",
                         help="sokoban --algo fess: run only these members of its portfolio "
                              "(to see what one does alone), from " + ", ".join(PORTFOLIO_MEMBERS))

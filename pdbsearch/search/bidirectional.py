@@ -27,11 +27,22 @@ the exact depths make stored positions look worse than their neighbours,
 which takes away the slope a weighted search follows (docs/benchmarks.md).
 
 The two run as a :class:`~pdbsearch.search.portfolio.PortfolioSearch` of
-two members sharing the time; either may end the search (the backward one
-by storing the start: its depth then is the optimum), and its lower bound
-is the forward search's.
+two members; either may end the search (the backward one by storing the
+start: its depth then is the optimum), and its lower bound is the forward
+search's.
 
-**Shares.**  The perimeter pays where its floor decides the bound, which
+**Threads.**  With two threads or more (``Limits.threads``; by default
+one per core), the backward search runs in a thread of its own (its
+engine can detach), so A\* keeps a whole core and the perimeter grows on
+the other, which A\* would otherwise leave idle.  Its table is then read
+while it grows: a position being added may be missed (a goal met later,
+a bound lower than it could be, never higher), and a lookup that a
+rebuild of the table's slots may have fooled takes no floor
+(:func:`pdbsearch.sokoban.kernels.perimeter_lookup`).  A rising floor
+raises bounds during the search, as it does between chunks on one
+thread.
+
+**Shares** (on one thread).  The perimeter pays where its floor decides the bound, which
 depends on the level: on Microban 144 (36 pushes, bound 24 at the start)
 the floor raised a quarter of the forward search's bounds after two
 seconds; on Microban 153 (336 pushes, the bound exact at the start) and
@@ -64,14 +75,16 @@ class BidirectionalSearch(PortfolioSearch):
     module doc), the backward one's share of the time following what its
     floor is worth to the forward one."""
 
-    def __init__(self, puzzle, backward, forward, label: str, memory_bytes: int):
+    def __init__(self, puzzle, backward, forward, label: str, memory_bytes: int,
+                 threads: int = 1):
         super().__init__(puzzle, [Member("perimeter", backward, FIRST_SHARE),
                                   Member(label, forward, 1.0 - FIRST_SHARE)],
-                         memory_bytes, label)
+                         memory_bytes, label, threads=threads)
         self._seen = (0, 0)   # (generated, raised) at the last review
 
     def run(self, budget: int) -> int:
-        """One chunk (:meth:`PortfolioSearch.run`), then the shares reviewed."""
+        """One chunk (:meth:`PortfolioSearch.run`), then the shares reviewed
+        (they matter only while the two share a thread)."""
         code = super().run(budget)
         backward, forward = self.members
         generated = int(forward.engine.stats[GENERATED])
@@ -106,4 +119,5 @@ def beside_backward_search(puzzle, engine, label: str, limits):
     if backward is None:
         return engine
     engine.requeue_goals = True
-    return BidirectionalSearch(puzzle, backward, engine, label, limits.memory_bytes())
+    return BidirectionalSearch(puzzle, backward, engine, label, limits.memory_bytes(),
+                               threads=limits.thread_count())

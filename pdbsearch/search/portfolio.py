@@ -304,12 +304,17 @@ class PortfolioSearch:
 
     def stop(self) -> None:
         """Stop and join the helper threads (each ends its current chunk);
-        the figures then count all their work."""
+        the figures then count all their work.  Unless a member ended the
+        search, a later :meth:`run` starts them again (A\* resumed after
+        the fast solver's turn, :mod:`.incumbent`)."""
         self._stop.set()
         for t in self._helpers:
             t.join()
         self._helpers = []
         self._sum_stats(None)
+        if self._outcome is None and self._error is None:
+            self._started = False
+            self._stop.clear()
 
     def _sum_stats(self, last: Member | None) -> None:
         for slot in (EXPANDED, GENERATED, NODES, OPEN, PRUNED):

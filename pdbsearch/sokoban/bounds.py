@@ -19,7 +19,7 @@ import numpy as np
 
 from ..pdb.builder import UNREACHABLE as NO_ENTRY
 from ..puzzle import DEAD, kernel_jit
-from .kernels import (BASE, RAISED, ROWS, SEEN, decode_boxes, perimeter_depth, perimeter_floor,
+from .kernels import (BASE, RAISED, ROWS, SEEN, decode_boxes, perimeter_lookup,
                       player_of)
 from .learning import is_learned_dead
 from .matching import min_cost_matching, rematch_row
@@ -557,7 +557,7 @@ def _to_pushes_parity(p, total, boxes, n):
 def _bound(p, key, with_patterns):
     """The heuristic (see :func:`heuristic`), with or without the pattern
     bound (``with_patterns``; it only counts when the heuristic is pdb)."""
-    known = perimeter_depth(p, key)
+    known, floor = perimeter_lookup(p, key)
     if known >= 0:
         return known
     if p.learning != 0 and is_learned_dead(p, key):
@@ -598,7 +598,6 @@ def _bound(p, key, with_patterns):
             return DEAD
         if pattern > total:
             total = pattern
-    floor = perimeter_floor(p)
     if total < floor:
         total = floor   # a perimeter filled breadth-first holds all that is nearer
         p.perimeter.counters[RAISED] += 1
@@ -625,7 +624,7 @@ def heuristic(p, key):
     With a perimeter on (``--algo fess``; breadth-first beside A*), a
     position it holds gets its pushes to the goal along the stored way
     instead, and one it does not hold at least the perimeter's floor
-    (:func:`.kernels.perimeter_floor`).
+    (:func:`.kernels.perimeter_lookup`).
 
     Its value is the larger of :func:`first_bound` and
     :func:`pattern_refinement` (lazy A* asks for them apart).

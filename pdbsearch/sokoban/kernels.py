@@ -33,6 +33,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..byref import by_reference
+from ..fences import acquire_fence
 from ..puzzle import copy_key, kernel_jit
 from ..search.store import hash_key, keys_equal
 from .deadlocks import (DEADLOCK, NO_RULE, RESTRICT, CutWork, closed_diagonal_deadlock,
@@ -128,7 +129,8 @@ class PerimeterTable(NamedTuple):
     keys: np.ndarray        #: uint64[capacity, K]
     slots: np.ndarray       #: int32[power of two]: index + 1 of a stored key, 0 empty
     depth: np.ndarray       #: int32[capacity]: pushes from the position to the goal
-    #: int64[7]: stored, next to expand, found, stamp, slot mask, floor, raised
+    #: int64[N_PERIMETER_COUNTERS]: stored, next to expand, found, stamp,
+    #: slot mask, floor, raised, generation
     counters: np.ndarray
 
 
@@ -136,18 +138,23 @@ class PerimeterTable(NamedTuple):
 SLOT_MASK = 4
 #: Slot of ``PerimeterTable.counters`` holding the *floor*: pushes that every
 #: position the table does not hold needs at least (0 unless the table was
-#: filled breadth-first, :func:`perimeter_floor`).
+#: filled breadth-first, :func:`perimeter_lookup`).
 FLOOR = 5
 #: Slot of ``PerimeterTable.counters`` counting the bounds the floor raised
 #: (:func:`pdbsearch.search.bidirectional`'s measure of what the perimeter is worth).
 RAISED = 6
+#: Slot of ``PerimeterTable.counters`` counting the rebuilds of the slots
+#: twice (at the start and at the end of each): odd while one is under way,
+#: when a lookup from another thread may miss a stored key (a sequence
+#: lock, :func:`perimeter_lookup`).
+GENERATION = 7
 #: Length of ``PerimeterTable.counters``.
-N_COUNTERS = 7
+N_PERIMETER_COUNTERS = 8
 
 
 def no_perimeter(key_words: int) -> PerimeterTable:
     """The placeholder of searches without a perimeter."""
-    counters = np.zeros(N_COUNTERS, np.int64)
+    counters = np.zeros(N_PERIMETER_COUNTERS, np.int64)
     counters[SLOT_MASK] = 1
     return PerimeterTable(0, np.zeros((1, key_words), np.uint64), np.zeros(2, np.int32),
                           np.zeros(1, np.int32), counters)
@@ -478,12 +485,31 @@ def perimeter_depth(p, key):
 
 
 @nb.njit(cache=True, inline="always")
-def perimeter_floor(p):
-    """Pushes that every position the perimeter does not hold needs at
-    least: with its breadth-first layers complete to depth ``D``, ``D + 1``
-    (0 when off, or when it was not filled breadth-first)."""
+def perimeter_lookup(p, key):
+    """``(depth, floor)``: the pushes from ``key`` to the goal along the
+    perimeter's stored way when it holds ``key`` (else -1), and the
+    *floor*, pushes that a position it does not hold needs at least: with
+    its breadth-first layers complete to depth ``D``, ``D + 1`` (0 when
+    off, or when it was not filled breadth-first).
+
+    The backward search may fill the table in another thread (beside A\*
+    on two cores).  So the floor is read before the lookup (every position
+    nearer than the floor read was stored before it was published), and a
+    miss proves nothing when the slots were being rebuilt meanwhile (the
+    generation count odd, or changed): the floor is then 0."""
     per = p.perimeter
-    return per.counters[FLOOR] if per.on != 0 else 0
+    if per.on == 0:
+        return -1, 0
+    floor = per.counters[FLOOR]
+    generation = per.counters[GENERATION]
+    acquire_fence()
+    i = perimeter_index(per, key)
+    if i >= 0:
+        return per.depth[i], floor
+    acquire_fence()
+    if (generation & 1) != 0 or per.counters[GENERATION] != generation:
+        return -1, 0
+    return -1, floor
 
 
 @nb.njit(cache=True, inline="always")

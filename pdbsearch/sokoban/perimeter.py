@@ -80,7 +80,8 @@ from ..search.common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, GENERATED,
 from ..search.heap import heap_pop, heap_push
 from ..search.store import keys_equal
 from .advisors import start_push_distances
-from .kernels import (FLOOR, MOVE_BASE, N_COUNTERS, RAISED, SLOT_MASK, PerimeterTable,
+from .kernels import (FLOOR, GENERATION, MOVE_BASE, N_PERIMETER_COUNTERS, RAISED, SLOT_MASK,
+                      PerimeterTable,
                       decode_boxes, flip_bit, perimeter_index, perimeter_slot, player_of,
                       set_player)
 from .tables import flood_smallest
@@ -119,7 +120,7 @@ def new_table(key_words: int, memory_bytes: int) -> tuple[PerimeterTable, np.nda
     n_slots = 1 << (2 * capacity - 1).bit_length()
     table = PerimeterTable(1, np.zeros((capacity, key_words), np.uint64),
                            np.zeros(n_slots, np.int32), np.zeros(capacity, np.int32),
-                           np.zeros(N_COUNTERS, np.int64))
+                           np.zeros(N_PERIMETER_COUNTERS, np.int64))
     table.counters[FOUND] = -1
     table.counters[SLOT_MASK] = min(FIRST_SLOTS, n_slots) - 1
     return table, np.zeros(capacity, np.int32), np.zeros(capacity, np.int32)
@@ -127,14 +128,27 @@ def new_table(key_words: int, memory_bytes: int) -> tuple[PerimeterTable, np.nda
 
 @kernel_jit
 def _double_slots(per):
-    """Use twice as many slots and put every stored key back."""
+    """Use twice as many slots and put every stored key back.  A lookup
+    from another thread meanwhile may miss a stored key: the generation
+    count is odd while the slots are rebuilt (:func:`.kernels.perimeter_lookup`)."""
     n = per.counters[STORED]
     used = per.counters[SLOT_MASK] + 1
+    per.counters[GENERATION] += 1
+    release_fence()
     for s in range(used):
         per.slots[s] = 0
     per.counters[SLOT_MASK] = 2 * used - 1
     for i in range(n):
         per.slots[perimeter_slot(per, per.keys[i])] = i + 1
+    release_fence()
+    per.counters[GENERATION] += 1
+
+
+@nb.njit(**KERNEL_JIT_OPTIONS)   # called from Python after each chunk
+def _publish_floor(per, floor):
+    """Set the floor once every position nearer than it is published."""
+    release_fence()
+    per.counters[FLOOR] = floor
 
 
 @nb.njit(**KERNEL_JIT_OPTIONS)   # tests call it from Python
@@ -418,6 +432,16 @@ class PerimeterSearch:
                                   np.zeros(n_cap, np.int32), np.zeros(2, np.int64),
                                   back_distances(puzzle))
 
+    def detach(self) -> bool:
+        """True when filled breadth-first (beside A\*): a portfolio may then
+        run it in a thread of its own.  Its scratch is its own, it reads
+        only the level's tables, and it writes only the table, whose
+        readers allow for a writer in another thread (the generation count
+        and the floor's order, :func:`.kernels.perimeter_lookup`).  False
+        with the greedy order, whose ``--algo fess`` portfolio keeps it in
+        the caller's thread beside the members that share its time there."""
+        return not self._order.on
+
     def load_kernels(self) -> None:
         """Compile (or load) the chunk kernel, on a budget of nothing, and
         the lookup that carries a solution on to the goal (:meth:`Perimeter.index_of`)."""
@@ -439,7 +463,7 @@ class PerimeterSearch:
             # last one expanded, is expanded, so every one of depth <= d is
             # stored and any other needs at least d + 1 pushes (the floor,
             # :func:`.kernels.perimeter_floor`).
-            counters[FLOOR] = per.table.depth[counters[HEAD] - 1] + 1
+            _publish_floor(per.table, per.table.depth[counters[HEAD] - 1] + 1)
         if code == FULL:
             self._full = True
             return GROW_NODES

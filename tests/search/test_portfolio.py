@@ -136,6 +136,28 @@ def test_the_callers_lane_win_stops_the_helpers():
     assert not any(t.is_alive() for t in threading.enumerate() if t.name.startswith("test-"))
 
 
+def test_a_portfolio_stopped_before_its_end_starts_its_helpers_again():
+    """Stopped by the driver with no member done (A\* beside its perimeter,
+    paused while the fast solver looks for a solution,
+    :mod:`pdbsearch.search.incumbent`), the next run starts the helper lane
+    again; a portfolio a member ended starts nothing."""
+    shared, apart = FakeEngine(None), FakeEngine(None, detachable=True)
+    p = portfolio([shared, apart], threads=2)
+    run_until_each_ran(p, [shared, apart])
+    before = int(apart.stats[EXPANDED])
+    apart.ran.clear()
+    run_until_each_ran(p, [apart])
+    assert int(apart.stats[EXPANDED]) > before
+    assert not any(t.is_alive() for t in threading.enumerate() if t.name.startswith("test-"))
+    forever, quick = FakeEngine(None, detachable=True), FakeEngine(5)
+    p = portfolio([forever, quick], threads=2)
+    assert run_until_end(p) == SOLVED
+    ran = int(forever.stats[EXPANDED])
+    assert p.run(64) == SOLVED
+    assert int(forever.stats[EXPANDED]) == ran
+    assert not any(t.is_alive() for t in threading.enumerate() if t.name.startswith("test-"))
+
+
 def test_a_helper_that_exhausts_its_space_proves_the_puzzle_unsolvable():
     shared, apart = FakeEngine(None), FakeEngine(20, code=EXHAUSTED, detachable=True)
     assert run_until_end(portfolio([shared, apart], threads=2)) == EXHAUSTED

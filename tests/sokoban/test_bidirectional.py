@@ -6,6 +6,8 @@ two searches take turns, against the plain-Python push BFS."""
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,8 @@ from pdbsearch.search import Limits, Status, solve
 from pdbsearch.search.bestfirst import BestFirstSearch
 from pdbsearch.search.common import (EXHAUSTED, RUNNING, SOLVED, evaluate_heuristic,
                                      move_between)
-from pdbsearch.sokoban.kernels import FLOOR
+from pdbsearch.sokoban import perimeter as perimeter_module
+from pdbsearch.sokoban.kernels import FLOOR, GENERATION
 from pdbsearch.sokoban.perimeter import STORED
 from pdbsearch.sokoban.puzzle import Rules, SokobanPuzzle
 from pdbsearch.testing.sokoban import bfs_min_pushes, dead_squares
@@ -87,6 +90,98 @@ def test_the_floor_and_the_depths_bound_every_position(number):
                 assert int(table.depth[index]) == truth, picture
 
 
+def _positions_and_distances(level, number: int, walks: int):
+    """Keys of the positions on an optimal path and at the ends of random
+    walks from the start, with their plain-Python BFS distance (None: dead)."""
+    rng = np.random.default_rng(number)
+    dead = frozenset(np.flatnonzero(dead_squares(level)).tolist())
+    puzzle = SokobanPuzzle(level, heuristic="simple", rules=Rules(tunnel_macros=False))
+    positions = [puzzle.position_of(k) for k in solve(puzzle, "bfs").path_keys]
+    positions += [_random_reachable(level, rng, dead, 12) for _ in range(walks)]
+    return [(puzzle.key_of(b, pl), _pushes_left(level, b, pl)) for b, pl in positions]
+
+
+@pytest.mark.parametrize("number", (2, 4, 7))
+def test_a_lookup_during_a_rebuild_of_the_slots_takes_no_floor(number):
+    """While the generation count is odd (the slots being rebuilt in
+    another thread), a position the table does not hold gets its own bound,
+    not the floor, which that miss no longer proves; a stored one keeps its
+    exact depth.  The floor raises some bound (of the weak ``simple``
+    heuristic), or the check would hold vacuously."""
+    level = microban(number)
+    puzzle, backward, _ = _beside(level, "simple")
+    assert backward.run(200) in (RUNNING, SOLVED)
+    counters = puzzle.perimeter.table.counters
+    floor = int(counters[FLOOR])
+    raised = 0
+    for key, truth in _positions_and_distances(level, number, 15):
+        if truth is None:
+            continue
+        settled = evaluate_heuristic(puzzle.params, key)
+        counters[GENERATION] += 1
+        rebuilding = evaluate_heuristic(puzzle.params, key)
+        counters[GENERATION] += 1
+        assert rebuilding <= settled <= truth, puzzle.render(key)
+        if puzzle.perimeter.index_of(key) >= 0:
+            assert rebuilding == settled == truth, puzzle.render(key)
+        else:
+            assert settled >= floor, puzzle.render(key)
+            raised += settled > rebuilding
+    assert raised > 0
+
+
+def test_a_rebuild_of_the_slots_leaves_the_generation_even_and_the_keys_found(monkeypatch):
+    """Each doubling of the slots (few to start with) counts twice (odd
+    while under way), and every stored position is found after it."""
+    monkeypatch.setattr(perimeter_module, "FIRST_SLOTS", 16)
+    puzzle, backward, _ = _beside(microban(25), "pdb")
+    table = puzzle.perimeter.table
+    first = int(table.counters[perimeter_module.SLOT_MASK]) + 1
+    assert backward.run(100_000) in (RUNNING, SOLVED)
+    used = int(table.counters[perimeter_module.SLOT_MASK]) + 1
+    assert used > first                       # the slots were rebuilt at least once
+    assert int(table.counters[GENERATION]) == 2 * (used.bit_length() - first.bit_length())
+    for i in range(int(table.counters[STORED])):
+        assert puzzle.perimeter.index_of(table.keys[i]) == i
+
+
+@pytest.mark.parametrize("number", (7, 12, 25))
+def test_bounds_read_while_the_perimeter_fills_in_another_thread_stay_admissible(
+        number, monkeypatch):
+    """The backward search fills its table in a thread of its own (as beside
+    A\* on two cores, its slots rebuilt often: few to start with) while this
+    thread reads the bounds of positions whose distance is known: none
+    exceeds it, and a position nearer than the floor read after is found."""
+    monkeypatch.setattr(perimeter_module, "FIRST_SLOTS", 16)
+    level = microban(number)
+    positions = [(k, t) for k, t in _positions_and_distances(level, number, 30) if t is not None]
+    puzzle, backward, _ = _beside(level, "pdb")
+    assert int(puzzle.perimeter.table.counters[perimeter_module.SLOT_MASK]) == 15
+    done = threading.Event()
+
+    def fill():
+        try:
+            while backward.run(25) == RUNNING:
+                pass
+        finally:
+            done.set()
+
+    filler = threading.Thread(target=fill)
+    filler.start()
+    rounds = 0
+    try:
+        while not done.is_set() or rounds == 0:
+            rounds += 1
+            for key, truth in positions:
+                assert evaluate_heuristic(puzzle.params, key) <= truth, puzzle.render(key)
+    finally:
+        filler.join()
+    floor = int(puzzle.perimeter.table.counters[FLOOR])
+    for key, truth in positions:
+        if truth < floor:
+            assert puzzle.perimeter.index_of(key) >= 0, puzzle.render(key)
+
+
 def _interleaved(backward, forward, rng):
     """Run the two in random turns, to the end: ``(SOLVED or EXHAUSTED,
     the engine that ended the search)``.  The forward search takes short
@@ -130,6 +225,22 @@ def test_optimal_within_alpha_however_the_two_take_turns(number, weight):
             keys, codes = puzzle.complete_solution(keys, codes)
         _, cost = puzzle.check_solution(codes)
         assert optimum <= cost <= weight * optimum
+
+
+@pytest.mark.parametrize("number", TAKING_TURNS)
+def test_on_two_threads_the_perimeter_fills_beside_astar_which_stays_optimal(number):
+    """``solve`` with A\* on two threads runs the perimeter in a helper
+    lane of its own (one thread: both in the caller's), and the cost is
+    the plain-Python optimum either way."""
+    level = microban(number)
+    optimum = bfs_min_pushes(level)
+    for threads, lanes in ((2, {"perimeter": 1, "astar": 0}), (1, {"perimeter": 0, "astar": 0})):
+        result = solve(SokobanPuzzle(level), "astar",
+                       limits=Limits(time_seconds=60, threads=threads))
+        assert result.status is Status.SOLVED and result.optimal
+        assert result.cost == optimum
+        members = result.extra["astar"]["members"]
+        assert {label: m["lane"] for label, m in members.items()} == lanes
 
 
 @pytest.mark.parametrize("number", (5, 12, 25))
