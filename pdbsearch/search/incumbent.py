@@ -132,6 +132,7 @@ def optimal_with_incumbent(puzzle: Puzzle, engine, algo: str, finder: str,
     report["cost"] = cost
     if found.optimal:
         report["proved_by"] = "shortening"
+        report["winner"] = found.winner or finder
         return _with_finder(_solved_by(first, puzzle, steps, cost), found, seconds, cpu,
                             report)
     rest = run_engine(puzzle, engine,
@@ -143,6 +144,7 @@ def optimal_with_incumbent(puzzle: Puzzle, engine, algo: str, finder: str,
                             f"replays ({cost})")
     if rest.status is Status.LIMIT and rest.stop_reason == "bound":
         report["proved_by"] = f"{algo} lower bound"
+        report["winner"] = found.winner or finder   # whose solution is reported
         rest = _solved_by(rest, puzzle, steps, cost)
     elif rest.status is not Status.SOLVED:
         # Stopped before a proof: the solution found is kept, not proved.

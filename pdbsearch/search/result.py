@@ -125,7 +125,9 @@ class SearchResult:
     @property
     def winner(self) -> str | None:
         """The portfolio member whose search ended the run (``--algo fess``;
-        A* beside the perimeter), None when no portfolio ran or none won."""
+        A* beside the perimeter), or the fast solver (its member) whose
+        solution an optimal search proved (``extra["incumbent"]``); None
+        when no portfolio ran or none won."""
         for report in self.extra.values():
             if isinstance(report, dict) and report.get("winner"):
                 return str(report["winner"])

@@ -62,7 +62,7 @@ order (the flag and a heap entry).
 Breadth-first, A* (:mod:`pdbsearch.search.bidirectional`):
 the depths are the optimum, and the table also keeps its *floor*, the
 depth of the last layer known complete + 1, which every position it does
-not hold needs at least (:func:`.kernels.perimeter_floor`), and counts the
+not hold needs at least (:func:`.kernels.perimeter_lookup`), and counts the
 forward bounds the floor raised.
 """
 
@@ -462,7 +462,7 @@ class PerimeterSearch:
             # Breadth-first: every position of depth < d, the depth of the
             # last one expanded, is expanded, so every one of depth <= d is
             # stored and any other needs at least d + 1 pushes (the floor,
-            # :func:`.kernels.perimeter_floor`).
+            # :func:`.kernels.perimeter_lookup`).
             _publish_floor(per.table, per.table.depth[counters[HEAD] - 1] + 1)
         if code == FULL:
             self._full = True

@@ -21,6 +21,7 @@ from pdbsearch.search import Limits, Status, incumbent, solve
 from pdbsearch.sokoban.checker import check_solution
 from pdbsearch.sokoban.collection import LevelRecord, RunOptions, solve_level, summary_table
 from pdbsearch.sokoban.puzzle import SokobanPuzzle
+from pdbsearch.sokoban.vocabulary import PORTFOLIO_MEMBERS
 from pdbsearch.testing.sokoban import bfs_min_pushes
 
 from .helpers import MICROBAN, microban
@@ -82,6 +83,12 @@ def test_the_fast_solver_is_asked_and_the_search_proves_the_optimum(algo, finder
         # The solution reported is the fast solver's, proved optimal.
         assert report["proved_by"] in (f"{algo} lower bound", "shortening")
         assert report["cost"] == result.cost
+        # ... and named as the winner (a level's record counts it).
+        assert result.winner == report["winner"]
+        if finder == "greedy":
+            assert result.winner == "greedy"
+        else:
+            assert result.winner in PORTFOLIO_MEMBERS   # the member that found it
     else:
         assert report["cost"] >= result.cost     # A* found the optimum itself
     if algo == "astar" and report.get("proved_by") != "shortening":
