@@ -315,18 +315,37 @@ def test_a_job_that_cannot_be_sent_gets_a_record_and_the_worker_goes_on():
 def scheduler():
     """A LocalCluster of two single-threaded worker processes, reached by
     its address as a remote cluster would be, with the scheduler setting
-    docs/distributed.md asks for (a task is retried once)."""
+    docs/distributed.md asks for (a task is retried once).  Its workers
+    are never taken for lost (KEEP_WORKERS_SETTINGS, for the life of the
+    cluster): the tests below kill them again and again, and with Dask's
+    default the cluster closed a nanny whose worker was between two
+    restarts, until no worker was left and a test waited forever."""
     import dask
     import distributed
 
-    from pdbsearch.batch.cluster import SCHEDULER_SETTINGS
-    with dask.config.set(SCHEDULER_SETTINGS):
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
-                                           processes=True, dashboard_address=None)
-    try:
-        yield cluster.scheduler_address
-    finally:
-        cluster.close()
+    from pdbsearch.batch.cluster import KEEP_WORKERS_SETTINGS, SCHEDULER_SETTINGS
+    with dask.config.set(KEEP_WORKERS_SETTINGS):
+        with dask.config.set(SCHEDULER_SETTINGS):
+            cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
+                                               processes=True, dashboard_address=None)
+        try:
+            yield cluster.scheduler_address
+        finally:
+            cluster.close()
+
+
+def test_a_local_cluster_never_takes_its_workers_for_lost():
+    """The setting that keeps a local cluster's nannies holds while the
+    cluster runs (Dask reads it when a worker leaves), and only then."""
+    import dask
+
+    from pdbsearch.batch.cluster import KEEP_WORKERS_SETTINGS, dask_client
+    (name, wanted), = KEEP_WORKERS_SETTINGS.items()
+    assert dask.config.get(name) != wanted
+    with dask_client("local:1") as client:
+        assert dask.config.get(name) == wanted
+        assert len(client.nthreads()) == 1
+    assert dask.config.get(name) != wanted
 
 
 def test_dask_runs_jobs_in_children_of_its_workers(scheduler):

@@ -133,6 +133,17 @@ QUIET_SETTINGS = {"distributed.admin.tick.interval": "500ms",
                   "distributed.admin.system-monitor.interval": "2s",
                   "distributed.scheduler.work-stealing": False}
 
+#: What the local clusters we start keep set for as long as they run (read
+#: when a worker leaves, not when the cluster starts): a local cluster's
+#: worker killed by a job is restarted by its nanny, and must not be taken
+#: for lost.  Dask's default (15 s) makes the cluster close, for good, the
+#: nanny of a worker that left 15 s earlier if that worker happens to be
+#: between two restarts just then (killed again and not yet back): two
+#: jobs killing their workers a few seconds apart on a loaded machine, and
+#: the cluster shrank to one worker, then none, and the batch waited
+#: forever (seen in the test suite, tests/test_batch.py).
+KEEP_WORKERS_SETTINGS = {"distributed.deploy.lost-worker-timeout": "365 days"}
+
 _LOCAL = re.compile(r"local:(\d{1,4})")
 
 _log = logging.getLogger(__name__)
@@ -182,23 +193,8 @@ def dask_client(spec: str, hold: Callable[[], AbstractContextManager] = nullcont
 
     local = _LOCAL.fullmatch(spec)
     if local:
-        cluster = client = None
-        try:
-            with dask.config.set({**SCHEDULER_SETTINGS, **WORKER_SETTINGS,
-                                  **QUIET_SETTINGS}), hold():
-                cluster = distributed.LocalCluster(
-                    n_workers=int(local.group(1)), threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.CRITICAL)
-                client = distributed.Client(cluster)
-                # A Ctrl-C at the terminal reaches every process of its group,
-                # and only this one should act on it (cancel, keep the records).
-                client.register_plugin(_IgnoreSigint(), name="pdbsearch-ignore-sigint")
-            yield client
-        finally:
-            if client is not None:
-                client.close()
-            if cluster is not None:
-                cluster.close()
+        with dask.config.set(KEEP_WORKERS_SETTINGS):
+            yield from _local_client(int(local.group(1)), hold)
         return
     try:
         client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
@@ -209,6 +205,30 @@ def dask_client(spec: str, hold: Callable[[], AbstractContextManager] = nullcont
         yield client
     finally:
         client.close()
+
+
+def _local_client(workers: int, hold: Callable[[], AbstractContextManager]) -> Iterator:
+    """The body of :func:`dask_client` for ``local:N``: the cluster and its
+    client, closed at the end."""
+    import dask
+
+    cluster = client = None
+    try:
+        with dask.config.set({**SCHEDULER_SETTINGS, **WORKER_SETTINGS,
+                              **QUIET_SETTINGS}), hold():
+            cluster = distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True,
+                dashboard_address=None, silence_logs=logging.CRITICAL)
+            client = distributed.Client(cluster)
+            # A Ctrl-C at the terminal reaches every process of its group,
+            # and only this one should act on it (cancel, keep the records).
+            client.register_plugin(_IgnoreSigint(), name="pdbsearch-ignore-sigint")
+        yield client
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 class _IgnoreSigint(WorkerPlugin):
