@@ -433,7 +433,7 @@ class PerimeterSearch:
                                   back_distances(puzzle))
 
     def detach(self) -> bool:
-        """True when filled breadth-first (beside A\*): a portfolio may then
+        """True when filled breadth-first (beside A*): a portfolio may then
         run it in a thread of its own.  Its scratch is its own, it reads
         only the level's tables, and it writes only the table, whose
         readers allow for a writer in another thread (the generation count
