@@ -568,6 +568,10 @@ def test_a_fork_server_that_stops_answering_is_killed_with_its_child(monkeypatch
     monkeypatch.setattr(forkserver, "SERVER_GRACE_SECONDS", 1.0)
     marker = tmp_path / "child"
     server = ForkServer()
+    # A first job, with no deadline, waits for the server and its job worker
+    # to start: on a loaded machine their start alone could take the 1.2 s,
+    # and the server was then killed before the stuck job's child ran.
+    assert server.run(Job("first", sleep_then, (0.0, 1), failure)).record["value"] == 1
     outcome = server.run(Job("stuck", stop_my_parent, (str(marker),), failure, deadline=0.2))
     assert outcome.record["status"] == KILLED
     assert "did not answer within 1.2 s" in outcome.record["error"]
