@@ -189,12 +189,9 @@ def dask_client(spec: str, hold: Callable[[], AbstractContextManager] = nullcont
     local cluster (the runner holds Ctrl-C back until the workers ignore it)."""
     check_dask_spec(spec)
     _require_distributed()
-    import dask
-
     local = _LOCAL.fullmatch(spec)
     if local:
-        with dask.config.set(KEEP_WORKERS_SETTINGS):
-            yield from _local_client(int(local.group(1)), hold)
+        yield from _local_client(int(local.group(1)), hold)
         return
     try:
         client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
@@ -209,26 +206,28 @@ def dask_client(spec: str, hold: Callable[[], AbstractContextManager] = nullcont
 
 def _local_client(workers: int, hold: Callable[[], AbstractContextManager]) -> Iterator:
     """The body of :func:`dask_client` for ``local:N``: the cluster and its
-    client, closed at the end."""
+    client, closed at the end, with :data:`KEEP_WORKERS_SETTINGS` held
+    all along."""
     import dask
 
-    cluster = client = None
-    try:
-        with dask.config.set({**SCHEDULER_SETTINGS, **WORKER_SETTINGS,
-                              **QUIET_SETTINGS}), hold():
-            cluster = distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.CRITICAL)
-            client = distributed.Client(cluster)
-            # A Ctrl-C at the terminal reaches every process of its group,
-            # and only this one should act on it (cancel, keep the records).
-            client.register_plugin(_IgnoreSigint(), name="pdbsearch-ignore-sigint")
-        yield client
-    finally:
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+    with dask.config.set(KEEP_WORKERS_SETTINGS):
+        cluster = client = None
+        try:
+            with dask.config.set({**SCHEDULER_SETTINGS, **WORKER_SETTINGS,
+                                  **QUIET_SETTINGS}), hold():
+                cluster = distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.CRITICAL)
+                client = distributed.Client(cluster)
+                # A Ctrl-C at the terminal reaches every process of its group,
+                # and only this one should act on it (cancel, keep the records).
+                client.register_plugin(_IgnoreSigint(), name="pdbsearch-ignore-sigint")
+            yield client
+        finally:
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
 
 
 class _IgnoreSigint(WorkerPlugin):
