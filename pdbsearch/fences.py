@@ -1,4 +1,4 @@
-"""Tables that one thread writes while other threads read them.
+r"""Tables that one thread writes while other threads read them.
 
 With ``--algo fess`` on several cores (:mod:`pdbsearch.search.portfolio`)
 the FESS engine reads two tables that searches in another thread grow:

@@ -75,3 +75,19 @@ def test_no_import_cycles():
         if m not in state:
             visit(m)
     assert cycles == []
+
+
+def test_every_source_compiles_without_warnings():
+    """No file of the package, its scripts or its tests draws a compile
+    warning: an escape such as ``\\*`` in a docstring that is not raw is a
+    SyntaxWarning from Python 3.12 and is meant to become an error."""
+    import warnings
+
+    root = PACKAGE.parent
+    files = [p for folder in ("pdbsearch", "scripts", "tests")
+             for p in sorted((root / folder).rglob("*.py"))]
+    assert len(files) > 100
+    for path in files:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            compile(path.read_text(), str(path), "exec")

@@ -1,4 +1,4 @@
-"""A bounded best-first search beside a search backwards from the goal:
+r"""A bounded best-first search beside a search backwards from the goal:
 perimeter search (Dillenburg & Nelson 1994; Manzini 1995) with the
 perimeter grown while the forward search runs.
 

@@ -303,7 +303,7 @@ class PortfolioSearch:
         return RUNNING
 
     def stop(self) -> None:
-        """Stop and join the helper threads (each ends its current chunk);
+        r"""Stop and join the helper threads (each ends its current chunk);
         the figures then count all their work.  Unless a member ended the
         search, a later :meth:`run` starts them again (A\* resumed after
         the fast solver's turn, :mod:`.incumbent`)."""

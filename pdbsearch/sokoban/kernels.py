@@ -486,7 +486,7 @@ def perimeter_depth(p, key):
 
 @nb.njit(cache=True, inline="always")
 def perimeter_lookup(p, key):
-    """``(depth, floor)``: the pushes from ``key`` to the goal along the
+    r"""``(depth, floor)``: the pushes from ``key`` to the goal along the
     perimeter's stored way when it holds ``key`` (else -1), and the
     *floor*, pushes that a position it does not hold needs at least: with
     its breadth-first layers complete to depth ``D``, ``D + 1`` (0 when

@@ -137,7 +137,7 @@ def test_the_callers_lane_win_stops_the_helpers():
 
 
 def test_a_portfolio_stopped_before_its_end_starts_its_helpers_again():
-    """Stopped by the driver with no member done (A\* beside its perimeter,
+    r"""Stopped by the driver with no member done (A\* beside its perimeter,
     paused while the fast solver looks for a solution,
     :mod:`pdbsearch.search.incumbent`), the next run starts the helper lane
     again; a portfolio a member ended starts nothing."""

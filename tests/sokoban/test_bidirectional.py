@@ -148,7 +148,7 @@ def test_a_rebuild_of_the_slots_leaves_the_generation_even_and_the_keys_found(mo
 @pytest.mark.parametrize("number", (7, 12, 25))
 def test_bounds_read_while_the_perimeter_fills_in_another_thread_stay_admissible(
         number, monkeypatch):
-    """The backward search fills its table in a thread of its own (as beside
+    r"""The backward search fills its table in a thread of its own (as beside
     A\* on two cores, its slots rebuilt often: few to start with) while this
     thread reads the bounds of positions whose distance is known: none
     exceeds it, and a position nearer than the floor read after is found."""
@@ -229,7 +229,7 @@ def test_optimal_within_alpha_however_the_two_take_turns(number, weight):
 
 @pytest.mark.parametrize("number", TAKING_TURNS)
 def test_on_two_threads_the_perimeter_fills_beside_astar_which_stays_optimal(number):
-    """``solve`` with A\* on two threads runs the perimeter in a helper
+    r"""``solve`` with A\* on two threads runs the perimeter in a helper
     lane of its own (one thread: both in the caller's), and the cost is
     the plain-Python optimum either way."""
     level = microban(number)
