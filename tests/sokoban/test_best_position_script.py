@@ -75,3 +75,43 @@ def test_a_solved_level_writes_nothing_and_bad_input_exits_2(tmp_path, capsys):
     assert script.main([str(stuck), "--time-limit", "1", "--heuristic", "matching",
                         "--out", str(blocked / "best.xsb")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("length", [1, 2, 3, 7, 16, 33])
+def test_the_bisection_finds_every_death_point(length):
+    """Over lines of every length and every depth at which death starts
+    (or none), the bisection names that depth, asks no more than
+    ``2 + log2(length)`` questions, and only asks depths of the line."""
+    script = script_module("fess_best_position")
+    for first_dead in [*range(length), None]:
+        asked = []
+
+        def is_dead(depth, first_dead=first_dead):
+            assert 0 <= depth < length
+            asked.append(depth)
+            return first_dead is not None and depth >= first_dead
+
+        found, count = script.shallowest_dead(length, is_dead)
+        assert found == first_dead
+        assert count == len(asked) <= 2 + length.bit_length()
+        if first_dead is not None and first_dead > 0:
+            assert first_dead - 1 in asked   # the depth named as not proved was asked
+
+
+def test_dead_depth_writes_the_shallowest_dead_position(tmp_path, capsys):
+    """On a level dead from the start, A* proves the start dead: the
+    position written is the level's own start, named as such."""
+    script = script_module("fess_best_position")
+    level_file = tmp_path / "stuck.xsb"
+    level_file.write_text(STUCK)
+    dead_out = tmp_path / "dead.xsb"
+    assert script.main([str(level_file), "--time-limit", "1", "--heuristic", "matching",
+                        "--out", str(tmp_path / "best.xsb"), "--dead-depth", "5",
+                        "--dead-out", str(dead_out)]) == 0
+    out = capsys.readouterr().out
+    assert "depth 0 of the line's" in out and "the start" in out
+    level = xsb(STUCK)
+    (dead,) = load_levels(dead_out)
+    assert dead.boxes == level.boxes and dead.goals == level.goals
+    assert dead.normalized_player(dead.player, dead.boxes) == \
+        level.normalized_player(level.player, level.boxes)
