@@ -1,4 +1,4 @@
-r"""Where FESS stops: run the FESS engine alone on one Sokoban level and
+"""Where FESS stops: run the FESS engine alone on one Sokoban level and
 write the best position it reached as a level of its own.
 
     python scripts/fess_best_position.py FILE [--level N] [--time-limit 10]
@@ -14,7 +14,7 @@ the search saw, from a live position the search failed to finish (see
 "Where the search ends on Disciple" in docs/benchmarks.md).  The level's
 boxes and player are replaced; its walls and goals are kept.
 
-``--dead-depth S`` finds where the best line dies: push-optimal A\*,
+``--dead-depth S`` finds where the best line dies: push-optimal A*,
 given ``S`` seconds a position, is asked about positions of the line from
 the start to the best position, by bisection (a position proved dead has
 only dead descendants, so death is monotone along the line); the
@@ -39,9 +39,9 @@ from typing import Callable
 from levelscript import level_parser, load_level
 
 from pdbsearch.api import load, solve
+from pdbsearch.cli.options import positive_float
 from pdbsearch.errors import PdbsearchError
 from pdbsearch.io import atomic_write_text
-from pdbsearch.cli.options import positive_float
 from pdbsearch.search import ALGORITHMS, Limits
 from pdbsearch.search.driver import run_engine
 from pdbsearch.search.result import Status
