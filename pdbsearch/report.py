@@ -47,6 +47,9 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
     lines.append(f"expanded {result.expanded:,}, generated {result.generated:,}, "
                  f"stored {result.stored:,} states, {result.memory_bytes / 2**20:.1f} MiB; "
                  f"search {result.seconds:.3f} s, compile/load {result.compile_seconds:.2f} s")
+    portfolio = result.extra.get(result.algo)
+    if isinstance(portfolio, dict) and len(portfolio.get("members", ())) > 1:
+        lines.append(members_text(portfolio["members"]))
     if result.status is Status.SOLVED:
         if show_boards:
             pictures = puzzle.render_path(result.path_keys, result.steps)
@@ -61,6 +64,16 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
                      f"not proved optimal:")
         lines.extend(puzzle.solution_lines(result.kept_solution()))
     return "\n".join(lines)
+
+
+def members_text(members: dict) -> str:
+    """One line on what each member of a portfolio did: the figures above
+    it add up all members (A*'s perimeter, filled beside it, often
+    expands more positions than A* itself), so each member's own
+    expansions and seconds are named."""
+    parts = [f"{label} {m['expanded']:,} in {m['seconds']:.2f} s"
+             for label, m in members.items()]
+    return "of which expanded: " + ", ".join(parts)
 
 
 def shortening_text(report: dict, unit: str) -> str:
