@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .puzzle import Puzzle
+from .search import member_label
 from .search.result import SearchResult, Status
 
 
@@ -47,7 +48,8 @@ def format_result(puzzle: Puzzle, result: SearchResult, show_boards: bool = Fals
     lines.append(f"expanded {result.expanded:,}, generated {result.generated:,}, "
                  f"stored {result.stored:,} states, {result.memory_bytes / 2**20:.1f} MiB; "
                  f"search {result.seconds:.3f} s, compile/load {result.compile_seconds:.2f} s")
-    portfolio = result.extra.get(result.algo)
+    # The driver files a portfolio's report under the engine's name.
+    portfolio = result.extra.get(member_label(result.algo, result.weight))
     if isinstance(portfolio, dict) and len(portfolio.get("members", ())) > 1:
         lines.append(members_text(portfolio["members"]))
     if result.status is Status.SOLVED:

@@ -128,9 +128,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.time_limit:g} s; no position written")
         return 1
 
+    def off_goals(depth: int) -> int:
+        return len(line[depth][0] - level.goals)
+
     def where(depth: int) -> str:
-        return (f"{depth} macro moves deep, "
-                f"{len(line[depth][0] - level.goals)} boxes off goals")
+        return f"{depth} macro moves deep, {off_goals(depth)} boxes off goals"
 
     depth = len(line) - 1
     text = format_xsb(level, *line[depth], title=False)
@@ -162,8 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                                  f"{above})", format_xsb(level, *line[dead], title=False)):
         return 2
     print(f"written to {args.dead_out}: the shallowest position proved dead, at depth "
-          f"{dead} of the line's {depth} ({len(line[dead][0] - level.goals)} boxes off "
-          f"goals; {above}; {asked} positions asked)")
+          f"{dead} of the line's {depth} ({off_goals(dead)} boxes off goals; {above}; "
+          f"{asked} positions asked)")
     return 0
 
 
