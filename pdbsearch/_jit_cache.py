@@ -1,4 +1,5 @@
-"""Where numba keeps compiled kernels between runs.
+"""Where numba keeps compiled kernels between runs, and the note a command
+prints when a run has to compile them.
 
 numba's own cache checks only the timestamp of the file a function lives
 in; the search engines are compiled together with a domain's kernels, which
@@ -20,6 +21,7 @@ import pickle
 import re
 import shutil
 import sys
+import threading
 import time
 
 #: The most recently used cache folders kept whatever their age.
@@ -121,6 +123,34 @@ def prune_old_caches(root: str, current: str, keep: int = KEEP_RECENT,
             shutil.rmtree(path, ignore_errors=True)
             removed.append(path)
     return removed
+
+
+# -- the note on the first compile of a run ------------------------------------------
+
+_notice = {"say": None}
+_notice_lock = threading.Lock()
+
+
+def set_compile_notice(say) -> None:
+    """Have ``say(message)`` told, once, when this process starts compiling
+    a kernel (a cache miss: a first run of this version, or a kernel never
+    run before): the minutes a first ``--algo fess`` spends compiling would
+    otherwise pass in silence, like a hang.  None: tell no one.  Plain
+    Python, so that a command can ask before numba is imported; the
+    listener of :mod:`pdbsearch.compile_time` calls :func:`take_compile_notice`."""
+    with _notice_lock:
+        _notice["say"] = say
+
+
+def take_compile_notice() -> None:
+    """Tell the note set by :func:`set_compile_notice`, the first time only."""
+    with _notice_lock:
+        say, _notice["say"] = _notice["say"], None
+    if say is not None:
+        folder = os.environ.get("NUMBA_CACHE_DIR") or cache_root()
+        say("pdbsearch: compiling the search kernels for this machine (once per version: "
+            "about half a minute, a few minutes for Sokoban's --algo fess); later runs "
+            f"load them from {folder}")
 
 
 def tolerate_unreadable_indexes() -> None:

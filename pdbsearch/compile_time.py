@@ -4,7 +4,9 @@ A time limit covers work, not numba compiling (or loading from its cache).
 Every compile numba makes is added here as it ends (a listener on numba's
 ``numba:compile`` event, outermost compiles only: a kernel compiled while
 another is counts once), and the PDB builder adds what its first call
-spent loading its kernels from the cache.  A caller subtracts two readings
+spent loading its kernels from the cache.  The event comes only when
+numba compiles, not when it loads from its cache: the first one also
+tells the command's note (:func:`pdbsearch._jit_cache.set_compile_notice`).  A caller subtracts two readings
 of :func:`compile_seconds_spent` taken around the work: the driver around
 the search, :func:`pdbsearch.search.solve` around the tables' set-up, the
 pattern tables around each build.
@@ -21,6 +23,8 @@ import threading
 import time
 
 from numba.core import event
+
+from ._jit_cache import take_compile_notice
 
 _tally = {"seconds": 0.0}
 _lock = threading.Lock()
@@ -43,6 +47,7 @@ class _CompileListener(event.Listener):
         local = self._local
         depth = getattr(local, "depth", 0)
         if depth == 0:
+            take_compile_notice()
             local.started = time.perf_counter()
         local.depth = depth + 1
 
@@ -53,7 +58,20 @@ class _CompileListener(event.Listener):
             note_compile_seconds(time.perf_counter() - local.started)
 
 
-event.register("numba:compile", _CompileListener())
+_listener = {"on": False}
+
+
+def listen_for_compiles() -> None:
+    """Register the listener (once; importing this module does it): the
+    base of every domain calls it, so that a compile is tallied and told
+    whichever kernel comes first."""
+    with _lock:
+        if not _listener["on"]:
+            event.register("numba:compile", _CompileListener())
+            _listener["on"] = True
+
+
+listen_for_compiles()
 
 
 def compile_seconds_spent() -> float:

@@ -60,6 +60,7 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
 from ._jit_cache import tolerate_unreadable_indexes
+from .compile_time import listen_for_compiles
 from .errors import InternalError, PdbsearchError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,6 +73,9 @@ warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
 # The engines are generic: a domain defined in a test or a user's script
 # must not leave an index the next process cannot read.
 tolerate_unreadable_indexes()
+# Every compile from the first on is tallied (time limits leave it out) and
+# the first tells the command's note (pdbsearch.compile_time).
+listen_for_compiles()
 
 #: Heuristic value meaning "no goal can be reached from here": prune.
 DEAD = 1 << 30

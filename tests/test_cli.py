@@ -274,3 +274,20 @@ def test_a_puzzle_read_from_the_standard_input(repo):
     proc = run("levels", "-", "--algo", "bfs", "--no-progress",
                input="#####\n#@$.#\n#####\n\n######\n#@ $.#\n######\n")
     assert proc.returncode == 0 and "solved 2/2" in proc.stdout
+
+
+def test_the_compile_note_is_set_where_progress_is_shown(monkeypatch, capsys):
+    """A command sets the note a first compile tells (on stderr) where it
+    would show progress: with --progress, not with --quiet, not when stderr
+    is not a terminal (as here); and clears it when it ends."""
+    import pdbsearch.cli as cli
+    calls = []
+    monkeypatch.setattr(cli, "set_compile_notice", calls.append)
+    assert main(["solve", "--metric", "unit", "--progress"]) == 0
+    assert callable(calls[0]) and calls[1:] == [None]
+    calls[0]("note")
+    assert capsys.readouterr().err.endswith("note\n")
+    for quiet in (["--progress", "--quiet"], []):
+        calls.clear()
+        assert main(["solve", "--metric", "unit", *quiet]) == 0
+        assert calls == [None, None]

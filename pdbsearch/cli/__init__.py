@@ -17,6 +17,7 @@ import sys
 import threading
 from typing import Sequence
 
+from .._jit_cache import set_compile_notice
 from ..interrupts import (clear_interrupt_note, interrupt_noted, note_interrupt,
                           quiet_lost_interrupts)
 from .exitcodes import EPILOG, EXIT_BAD_INPUT, EXIT_BUG, EXIT_LIMIT, EXIT_OK
@@ -140,7 +141,14 @@ def _run(argv: Sequence[str] | None) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:  # usage errors (exit 2), --help and --version (0)
             return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
-        return args.run(args)
+        # A first run compiles for minutes: say so where progress is shown
+        # (a terminal, or --progress; not with --quiet or --json).
+        from .options import log, wants_progress
+        set_compile_notice(log(args) if wants_progress(args) else None)
+        try:
+            return args.run(args)
+        finally:
+            set_compile_notice(None)
     except KeyboardInterrupt:
         print("pdbsearch: interrupted", file=sys.stderr)
         if argv is None:

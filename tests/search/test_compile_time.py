@@ -5,10 +5,14 @@ compiling the set-up's kernels and expanded nothing)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 
 import numba as nb
 import pdbsearch.search as search
+from pdbsearch._jit_cache import set_compile_notice
 from pdbsearch.compile_time import compile_seconds_spent
 from pdbsearch.search import Limits, Status, solve
 from pdbsearch.search.bfs import BreadthFirstSearch
@@ -119,3 +123,47 @@ def test_a_compile_in_the_set_up_is_not_spent_from_the_limit(monkeypatch):
     assert given["limits"].time_seconds >= 30 - work - 0.01
     assert given["limits"].time_seconds > 30 - result.setup_seconds + 0.5 * compiled["wall"]
     assert result.compile_seconds >= compiled["tallied"]
+
+
+def test_the_first_compile_tells_the_commands_note_once():
+    """A command's note (``set_compile_notice``) is told at the first
+    compile of the process, with the cache folder, and never again: not at
+    the next compile, not for a kernel already compiled; unset, it tells
+    no one."""
+    told = []
+    set_compile_notice(told.append)
+    try:
+        fresh_kernels()(10)
+        fresh_kernels()(10)
+    finally:
+        set_compile_notice(None)
+    assert len(told) == 1
+    assert "compiling" in told[0] and os.environ["NUMBA_CACHE_DIR"] in told[0]
+    fresh_kernels()(10)
+    assert len(told) == 1
+
+
+def test_a_kernel_loaded_from_the_cache_tells_nothing(tmp_path):
+    """What numba loads from its cache is not compiled: a warm command runs
+    without the note.  A process sets the note, then calls a kernel of the
+    package that the suite has compiled and cached (it is called once
+    first, in a process of its own, in case it has not): nothing is told.
+    The same process with an empty cache folder compiles it and tells the
+    note once."""
+    # pdbsearch.puzzle, which every domain imports, registers the listener.
+    call = ("import pdbsearch.puzzle\n"
+            "from pdbsearch.sokoban.matching import matching_cost\n"
+            "import numpy as np\n"
+            "print(matching_cost(np.array([[3, 2], [2, 5]], dtype=np.int64)))\n")
+    noted = ("import pdbsearch\n"
+             "from pdbsearch._jit_cache import set_compile_notice\n"
+             "told = []\n"
+             "set_compile_notice(told.append)\n" + call + "print(len(told))\n")
+
+    def run(code, **env):
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True, env={**os.environ, **env}).stdout.split()
+
+    assert run("import pdbsearch\n" + call) == ["4"]
+    assert run(noted) == ["4", "0"]
+    assert run(noted, NUMBA_CACHE_DIR=str(tmp_path)) == ["4", "1"]
