@@ -149,8 +149,8 @@ def take_compile_notice() -> None:
     if say is not None:
         folder = os.environ.get("NUMBA_CACHE_DIR") or cache_root()
         say("pdbsearch: compiling the search kernels for this machine (once per version: "
-            "about half a minute, a few minutes for Sokoban's --algo fess); later runs "
-            f"load them from {folder}")
+            "half a minute to a few minutes, the most for Sokoban's --algo fess); later "
+            f"runs load them from {folder}")
 
 
 def tolerate_unreadable_indexes() -> None:

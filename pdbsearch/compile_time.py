@@ -4,12 +4,14 @@ A time limit covers work, not numba compiling (or loading from its cache).
 Every compile numba makes is added here as it ends (a listener on numba's
 ``numba:compile`` event, outermost compiles only: a kernel compiled while
 another is counts once), and the PDB builder adds what its first call
-spent loading its kernels from the cache.  The event comes only when
-numba compiles, not when it loads from its cache: the first one also
-tells the command's note (:func:`pdbsearch._jit_cache.set_compile_notice`).  A caller subtracts two readings
-of :func:`compile_seconds_spent` taken around the work: the driver around
-the search, :func:`pdbsearch.search.solve` around the tables' set-up, the
-pattern tables around each build.
+spent loading its kernels from the cache.  A caller subtracts two
+readings of :func:`compile_seconds_spent` taken around the work: the
+driver around the search, :func:`pdbsearch.search.solve` around the
+tables' set-up, the pattern tables around each build.
+
+The event comes only when numba compiles, not when it loads from its
+cache: the first one of a command also tells the command's note
+(:func:`pdbsearch._jit_cache.set_compile_notice`).
 
 Before the listener only the builder's first call was counted, and on a
 fresh install the other kernels of the set-up (about 6 s of compiling on
