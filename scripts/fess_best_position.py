@@ -32,13 +32,12 @@ unwritable output file.
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import Callable
 
 from levelscript import level_parser, load_level
 
-from pdbsearch.api import load, solve
+from pdbsearch.api import solve
 from pdbsearch.cli.options import positive_float
 from pdbsearch.errors import PdbsearchError
 from pdbsearch.io import atomic_write_text
@@ -86,13 +85,11 @@ def shallowest_dead(length: int, is_dead: Callable[[int], bool]) -> tuple[int | 
 
 def proved_dead(level, position: tuple[frozenset, int], seconds: float, heuristic: str) -> bool:
     """Whether push-optimal A* proves ``position`` of ``level`` unsolvable
-    within ``seconds`` (the position read back as a level of its own)."""
+    within ``seconds`` (the level started from that position; its pattern
+    tables found or built in the default folder, as ``load`` would)."""
     boxes, player = position
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "position.xsb"
-        path.write_text(format_xsb(level, boxes, player, title=False))
-        puzzle = load(path, domain="sokoban", metric="pushes", heuristic=heuristic)
-        return solve(puzzle, algo="astar", time_limit=seconds).status is Status.UNSOLVABLE
+    puzzle = SokobanPuzzle(level.with_state(boxes, player), "pushes", heuristic)
+    return solve(puzzle, algo="astar", time_limit=seconds).status is Status.UNSOLVABLE
 
 
 def _write(path: str, comment: str, text: str) -> bool:
