@@ -145,6 +145,10 @@ def run_engine(puzzle: Puzzle, engine, *, algo: str, weight: float,
     cap_costs = getattr(engine, "cap_costs", None)
     if limits.cost_below is not None and cap_costs is not None:
         cap_costs(limits.cost_below)
+    # An engine with helper threads holds the node limit across them too.
+    limit_nodes = getattr(engine, "limit_nodes", None)
+    if limit_nodes is not None:
+        limit_nodes(limits.nodes)
     with sigint_handler(interrupt.note):
         try:
             while True:

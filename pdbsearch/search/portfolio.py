@@ -27,6 +27,9 @@ say past the memory limit), it takes one over from the helper lane that
 has the most, so that no core stands idle while members take turns
 elsewhere.  The first lane to solve or exhaust stops the others;
 :meth:`stop` (which the driver calls however the search ends) joins them.
+A node limit (:meth:`limit_nodes`) holds across the lanes: each chunk
+first reserves its budget from what the limit leaves, and gives back what
+it did not expand, so the members' expansions together never pass it.
 
 **Openings.**  A member with a ``late_share`` keeps its ``share`` for its
 *opening*, the CPU seconds it gets of the first :data:`OPENING_SECONDS`
@@ -123,6 +126,10 @@ class PortfolioSearch:
         self._wake = threading.Event()
         self._helpers: list[threading.Thread] = []
         self._started = False
+        # The node limit (None: none) and the expansions reserved against
+        # it: done by the members plus those of the chunks under way.
+        self._node_limit: int | None = None
+        self._reserved = 0
         self.lanes = self._assign_lanes(max(1, int(threads)))
 
     def _assign_lanes(self, threads: int) -> list[list[Member]]:
@@ -160,14 +167,47 @@ class PortfolioSearch:
             return None
         return min(active, key=Member.turn)
 
-    def _chunk(self, member: Member, budget: int, lane: int) -> int:
+    def limit_nodes(self, nodes: int | None) -> None:
+        """Hold the members' expansions, summed over every lane, to
+        ``nodes`` (``Limits.nodes``; None: no limit).  The driver checks
+        its limit between the caller's chunks only, while the helper lanes
+        run on: so each chunk reserves its budget here first."""
+        with self._lock:
+            self._node_limit = nodes
+            self._reserved = sum(int(m.engine.stats[EXPANDED]) for m in self.members)
+
+    def _reserve(self, budget: int) -> int:
+        """The part of ``budget`` the node limit leaves, reserved (0: none
+        is left until a chunk under way gives some back)."""
+        if self._node_limit is None:
+            return budget
+        with self._lock:
+            budget = max(0, min(budget, self._node_limit - self._reserved))
+            self._reserved += budget
+            return budget
+
+    def _give_back(self, reserved: int, expanded: int) -> None:
+        """A chunk that reserved ``reserved`` expansions made ``expanded``."""
+        if self._node_limit is not None:
+            with self._lock:
+                self._reserved -= reserved - expanded
+
+    def _chunk(self, member: Member, budget: int, lane: int) -> int | None:
         """One chunk of ``member`` in lane ``lane``: SOLVED, EXHAUSTED or
         RUNNING (a request for room is served here, or retires the member;
-        a member moved to another lane meanwhile runs nothing here)."""
+        a member moved to another lane meanwhile runs nothing here); None
+        when the node limit leaves it nothing to run."""
         with member.running:
             if member.lane != lane:
                 return RUNNING
-            return self._run_chunk(member, budget)
+            budget = self._reserve(budget)
+            if budget == 0:
+                return None
+            before = int(member.engine.stats[EXPANDED])
+            try:
+                return self._run_chunk(member, budget)
+            finally:
+                self._give_back(budget, int(member.engine.stats[EXPANDED]) - before)
 
     def _run_chunk(self, member: Member, budget: int) -> int:
         """:meth:`_chunk`'s work, with the member held."""
@@ -244,6 +284,12 @@ class PortfolioSearch:
                 if member is None:
                     break
                 code = self._chunk(member, member.budget, index)
+                if code is None:
+                    # The node limit is reached, unless a chunk under way
+                    # gives some back: the driver stops the search once
+                    # the members' counts reach it.
+                    self._stop.wait(CHUNK_SECONDS)
+                    continue
                 if code in (SOLVED, EXHAUSTED):
                     self._finish_with(code, member)
         except BaseException as exc:  # noqa: BLE001 -- re-raised in the caller's thread
@@ -296,6 +342,14 @@ class PortfolioSearch:
         if budget <= 0:
             return RUNNING
         code = self._chunk(member, min(budget, member.budget), 0)
+        if code is None:
+            # The helpers hold what the node limit leaves: wait for their
+            # chunks, whose counts then reach the limit the driver checks.
+            self._wake.wait(CHUNK_SECONDS)
+            self._wake.clear()
+            self._sum_stats(None)
+            code = self._ended()
+            return RUNNING if code is None else code
         self._sum_stats(member)
         if code in (SOLVED, EXHAUSTED):
             self._finish_with(code, member)

@@ -316,3 +316,34 @@ def test_a_levels_run_shares_the_cores_among_its_jobs(monkeypatch):
     assert levels.limits_of_one_level(RunOptions(), 3).threads == 2
     assert levels.limits_of_one_level(RunOptions(), 16).threads == 1
     assert levels.limits_of_one_level(RunOptions(threads=5), 2).threads == 5
+
+
+class BudgetEngine(FakeEngine):
+    """A fake engine that expands its whole budget each chunk, in a few
+    milliseconds without the GIL (as the kernels do), so the lanes overlap."""
+
+    def run(self, budget: int) -> int:
+        self.threads.add(threading.get_ident())
+        time.sleep(0.002)
+        self.stats[EXPANDED] += budget
+        return RUNNING
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_a_node_limit_holds_across_the_helper_lanes(threads):
+    # Drive the portfolio as the driver does with a node limit: the
+    # caller's budget is what the (summed) counts leave; the helpers run
+    # on between its chunks, yet together they never pass the limit.
+    engines = [BudgetEngine(None, detachable=True) for _ in range(3)]
+    p = portfolio(engines, threads=threads)
+    limit = 1000
+    p.limit_nodes(limit)
+    try:
+        deadline = time.monotonic() + 10
+        while int(p.stats[EXPANDED]) < limit and time.monotonic() < deadline:
+            assert p.run(min(7, limit - int(p.stats[EXPANDED]))) == RUNNING
+    finally:
+        p.stop()
+    assert sum(int(e.stats[EXPANDED]) for e in engines) == limit == int(p.stats[EXPANDED])
+    if threads > 1:   # the helpers did run beside the caller
+        assert len(set().union(*(e.threads for e in engines))) > 1

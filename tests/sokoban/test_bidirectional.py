@@ -276,6 +276,17 @@ def test_a_limit_reports_the_forward_search_bound():
     assert 0 < result.lower_bound <= bfs_min_pushes(level)
 
 
+@pytest.mark.parametrize("algo, nodes", [("astar", 3), ("astar", 200), ("fess", 40)])
+def test_a_node_limit_holds_with_the_helper_threads(algo, nodes):
+    """On two threads the perimeter (A*) or the FESS members run in helper
+    threads between the driver's checks: their expansions still stop at
+    the limit, all lanes counted."""
+    level = microban(153)    # 336 pushes: no member solves it in a few hundred expansions
+    result = solve(SokobanPuzzle(level), algo, limits=Limits(nodes=nodes, threads=2))
+    assert result.status is Status.LIMIT and result.stop_reason == "nodes"
+    assert result.expanded == nodes
+
+
 class _Engine:
     """A stand-in engine: each chunk generates ``step`` positions, and the
     backward one reports ``raised`` bounds per position generated forward."""
