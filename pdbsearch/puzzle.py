@@ -336,6 +336,13 @@ class Puzzle(ABC):
         here)."""
         return None
 
+    def capped_finder(self) -> str | None:
+        """The algorithm that looks, on the copy :meth:`incumbent_finder`
+        made, for a solution cheaper than a given cost (``Limits.cost_below``),
+        when A*'s lower bound is below the incumbent's cost; None (the
+        default): none is asked."""
+        return None
+
     def complete_solution(self, keys: list[np.ndarray],
                           codes: list[int]) -> tuple[list[np.ndarray], list[int]]:
         """The states and moves of a solution whose search ended on a state

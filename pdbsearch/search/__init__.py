@@ -207,9 +207,12 @@ def solve(puzzle: Puzzle, algo: str | None = None, weight: float | None = None,
     finder = spec.incumbent_finder(puzzle, weight)
     if finder is not None:
         fast, copy = finder
+        capped = puzzle.capped_finder()
         result = optimal_with_incumbent(
             puzzle, engine, algo, fast, lambda own: solve(copy, fast, limits=own, shorten=shorten),
-            limits=limits, progress=progress)
+            limits=limits, progress=progress,
+            find_capped=None if capped is None else
+            lambda own: solve(copy, capped, limits=own, shorten=0))
     else:
         result = run_engine(puzzle, engine, algo=algo, weight=weight, bound=bound,
                             limits=limits, progress=progress)

@@ -28,6 +28,7 @@ room advisors; special advisors (out-of-plan, opener, ...) set
 
 from __future__ import annotations
 
+import math
 import time
 
 import numba as nb
@@ -41,10 +42,11 @@ from .common import (ENGINE_JIT_OPTIONS, EXHAUSTED, EXPANDED, F_LAST, GENERATED,
 from .fess_protocol import (ADVISED, GOAL_CHILD, MAX_CELL_FEATURES, RANK_BITS, RANK_MASK,
                             FessDomain, fess_child_key, fess_expand, fess_late_check)
 from .fess_space import (ARENA_TOP, BEST_CELL, BEST_NODE, BEST_OWN, BEST_RANK, BEST_RESETS,
-                         BEST_SINCE, CURSOR, DEFERRALS, DEFERRED_DEAD, DROPPED, GROW_ARENA,
-                         GROW_CELLS, GROW_EDGES, ITERATION, LAZY_DEAD, MAX_CAP, N_ADVISED,
-                         N_CELLS, N_DEFERRED, N_EDGES, N_FS, NO_RANK, NODE_DEAD, NODE_EXPANDED,
-                         STUCK, WASTED, Arena, Buffers, Cells, Deferred, Edges, Nodes, cell_of,
+                         BEST_SINCE, BOUND_FEATURE, CAPPED, COST_CAP, CURSOR, DEFERRALS,
+                         DEFERRED_DEAD, DROPPED, GROW_ARENA, GROW_CELLS, GROW_EDGES, ITERATION,
+                         LAZY_DEAD, MAX_CAP, N_ADVISED, N_CELLS, N_DEFERRED, N_EDGES, N_FS,
+                         NO_COST_CAP, NO_RANK, NODE_DEAD, NODE_EXPANDED, REPARENTED, STUCK,
+                         WASTED, Arena, Buffers, Cells, Deferred, Edges, Nodes, cell_of,
                          cell_push, pack_features, rehash_cells, sift_down, sort_edges)
 from .fess_stuck import MAX_DEFERRED, RETRY_EVERY, count_subtrees, doomed, retry_deferred
 from .store import NodeStore, find_slot
@@ -83,9 +85,19 @@ def _expand_node(params, x, p, keys, g, parent, slots, nodes, edges, cells, aren
         fs[BEST_RANK] = nodes.brank[x]
         fs[BEST_CELL] = c
         fs[BEST_SINCE] = stats[EXPANDED]
-    # Goal children end the search; children already stored are dropped.
+    # Given a cost cap, a child whose cost so far and admissible bound
+    # reach it is dropped (flag 128), goals too.
     flags = buf.flags
+    if fs[COST_CAP] < NO_COST_CAP:
+        col = fs[BOUND_FEATURE]
+        for i in range(n):
+            if g[x] + buf.cost[i] + buf.feat[i, col] >= fs[COST_CAP]:
+                flags[i] |= 128
+                fs[CAPPED] += 1
+    # Goal children end the search; children already stored are dropped.
     for i in range(n):
+        if flags[i] & 128:
+            continue
         if flags[i] & GOAL_CHILD:
             s = find_slot(keys, slots, buf.keys[i])
             y = slots[s]
@@ -308,6 +320,16 @@ def fess_chunk(params, keys, g, parent, slots, nodes, edges, cells, arena, stats
             fess_child_key(params, keys[p], edges.desc[j], buf.tmp_key)
             s = find_slot(keys, slots, buf.tmp_key)
             if slots[s] >= 0:
+                y = slots[s]
+                if fs[COST_CAP] < NO_COST_CAP and g[p] + edges.cost[j] < g[y]:
+                    # Capped, a cheaper way to a stored position is kept:
+                    # its moves not taken yet are then taken from it.  g
+                    # still grows down every parent chain (costs are
+                    # positive), so no chain turns into a cycle; positions
+                    # under it keep their dearer g, which only caps more.
+                    g[y] = g[p] + edges.cost[j]
+                    parent[y] = p
+                    fs[REPARENTED] += 1
                 if stats[OPEN] == 0:
                     return EXHAUSTED
                 continue
@@ -392,6 +414,8 @@ class FessSearch:
         self.fs[BEST_OWN] = int(NO_RANK)
         self.fs[BEST_CELL] = -1
         self.fs[BEST_NODE] = 0
+        self.fs[COST_CAP] = NO_COST_CAP
+        self.fs[BOUND_FEATURE] = -1 if d.bound_feature is None else d.bound_feature
         self.prepare_seconds = 0.0
         #: Set by a search that follows this one (:mod:`.relay`): then
         #: ``published_best`` is kept current after each chunk.
@@ -428,9 +452,22 @@ class FessSearch:
                           self.edges, self.cells, self.arena, self.stats, self.fstats,
                           self.fs, self.buf, self.deferred, d.n_features, d.cell_features,
                           budget)
-        if code == EXHAUSTED and not d.complete:
+        if code == EXHAUSTED and (not d.complete or self.fs[COST_CAP] != NO_COST_CAP):
+            # Capped, it kept only the cheapest way it met to a position
+            # from those it had met: running out proves nothing.
             return STALLED
         return code
+
+    def cap_costs(self, cost: float) -> None:
+        """Look only for solutions cheaper than ``cost``
+        (``Limits.cost_below``): a child whose cost from the start plus the
+        domain's admissible bound (its ``bound_feature``) reaches ``cost``
+        is dropped, and a cheaper way found to a stored position replaces
+        the dearer one.  So FESS searches for a solution of a given cost
+        (A*'s lower bound, :mod:`.incumbent`), and may still miss one: it
+        proves nothing.  A domain without a bound feature is not capped."""
+        if self.domain.bound_feature is not None:
+            self.fs[COST_CAP] = min(int(self.fs[COST_CAP]), math.ceil(cost))
 
     def detach(self) -> bool:
         """Make this engine share no mutable state with the puzzle's other
@@ -536,7 +573,16 @@ class FessSearch:
                 "dead_best_resets": int(fs[BEST_RESETS]),
                 "expanded_since_best": int(self.stats[EXPANDED] - fs[BEST_SINCE]),
                 "prepare_seconds": round(self.prepare_seconds, 4),
-                **self.domain.describe()}
+                **self._capped(), **self.domain.describe()}
+
+    def _capped(self) -> dict:
+        """Given a cost cap: the cap, the children it dropped, the
+        positions reached again more cheaply."""
+        fs = self.fs
+        if fs[COST_CAP] == NO_COST_CAP:
+            return {}
+        return {"cost_below": int(fs[COST_CAP]), "capped": int(fs[CAPPED]),
+                "reparented": int(fs[REPARENTED])}
 
 
 def _grown(a: np.ndarray, cap: int, n: int) -> np.ndarray:

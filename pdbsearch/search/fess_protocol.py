@@ -202,7 +202,10 @@ class FessDomain:
     at most :data:`MAX_CELL_FEATURES`), ``max_children`` (most children of
     one expansion), ``key_words``, ``complete`` (False when the moves may
     miss every solution: an exhausted search then proves nothing, and
-    ends as :data:`.common.STALLED`).
+    ends as :data:`.common.STALLED`), ``bound_feature`` (the index of a
+    feature that is an admissible bound on a position's cost to a goal, so
+    that a search can be capped, :meth:`.fess.FessSearch.cap_costs`;
+    None: none is).
     """
 
     params = None
@@ -212,6 +215,7 @@ class FessDomain:
     max_children = 1
     key_words = 1
     complete = True
+    bound_feature: int | None = None
 
     def initial_key(self) -> np.ndarray:
         """The root's key (by default the puzzle's start)."""

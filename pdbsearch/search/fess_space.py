@@ -40,8 +40,11 @@ GROW_ARENA = 7
 # Slots of the ``fs`` int64 array (the loop's own state).
 N_CELLS, CURSOR, ITERATION, BEST_CELL, BEST_RANK, N_EDGES, ARENA_TOP, MAX_CAP, \
     LAZY_DEAD, N_ADVISED, WASTED, BEST_OWN, BEST_NODE, STUCK, DROPPED, N_DEFERRED, \
-    DEFERRALS, DEFERRED_DEAD, BEST_SINCE, BEST_RESETS = range(20)
-N_FS = 20
+    DEFERRALS, DEFERRED_DEAD, BEST_SINCE, BEST_RESETS, COST_CAP, BOUND_FEATURE, CAPPED, \
+    REPARENTED = range(24)
+N_FS = 24
+#: ``fs[COST_CAP]`` of a search given no cap.
+NO_COST_CAP = np.int64(1) << np.int64(62)
 
 NO_RANK = np.int64(1) << np.int64(62)
 

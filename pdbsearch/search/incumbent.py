@@ -25,7 +25,19 @@ lower bound):
    window, :mod:`.shorten`) ends the search there;
 3. goes on where it stopped, until it finds a solution (the optimum; it
    may equal the incumbent's cost) or its lower bound reaches the
-   incumbent's cost (the incumbent is the optimum) or a limit stops it.
+   incumbent's cost (the incumbent is the optimum) or a limit stops it;
+4. where the puzzle names a *capped finder* (:meth:`~pdbsearch.puzzle.Puzzle.capped_finder`:
+   Sokoban's FESS engine alone, capped, :meth:`.fess.FessSearch.cap_costs`),
+   once A* has run :data:`RETRY_SHARE` more of the limit with its lower
+   bound ``L`` still below the incumbent's cost, asks it for a solution of
+   cost at most ``L`` (for at most :data:`FINDER_SHARE`).  One it finds is
+   optimal, A*'s lower bound proves it; one cheaper than the incumbent
+   and not proved becomes the incumbent; A* goes on either way.  Why:
+   with its bound at the optimum, A* still has to find a goal among the
+   positions of f = ``L``, which its order of expansion (deepest first)
+   may take long to reach (Revenge 93: bound 62, the optimum, in 4.5 s,
+   then 40 s on that layer when the fast solver's solution cost 64 or 66;
+   docs/benchmarks.md).
 
 Every solution reported as the search's is still optimal and replayed.  A
 run a limit stops reports its lower bound and keeps the incumbent apart:
@@ -51,6 +63,9 @@ from .result import Limits, SearchResult, Status
 FIRST_SHARE = 0.2
 #: Share of the time limit the fast solver (and its shortening) may take.
 FINDER_SHARE = 0.1
+#: Share of the time limit A* runs after the fast solver before the capped
+#: finder is asked (step 4 of the module doc).
+RETRY_SHARE = 0.2
 #: Without a time limit: seconds A* runs alone first, and seconds the fast
 #: solver may take.
 UNLIMITED_SECONDS = 10.0
@@ -77,15 +92,18 @@ def _left(limits: Limits, seconds: float, cpu_seconds: float) -> Limits:
 
 
 def _find_incumbent(find: Callable[[Limits], SearchResult], limits: Limits,
-                    spent: SearchResult) -> tuple[SearchResult, float, float]:
-    """Run the fast solver (``find``, given its limits) within its share of
-    what is left; returns its result, and the wall and CPU seconds it took
-    (compiling excluded)."""
+                    spent: SearchResult, cost_below: float | None = None
+                    ) -> tuple[SearchResult, float, float]:
+    """Run the fast solver (``find``, given its limits: a solution cheaper
+    than ``cost_below`` if given) within its share of what is left;
+    returns its result, and the wall and CPU seconds it took (compiling
+    excluded)."""
     left = _left(limits, spent.seconds, spent.cpu_seconds)
     share = _share(limits, FINDER_SHARE)
     own = Limits(time_seconds=_smaller(left.time_seconds, share.time_seconds),
                  cpu_seconds=_smaller(left.cpu_seconds, share.cpu_seconds),
-                 memory_mb=limits.memory_mb, threads=limits.threads)
+                 memory_mb=limits.memory_mb, threads=limits.threads,
+                 cost_below=cost_below)
     t0, c0 = time.perf_counter(), time.process_time()
     found = find(own)
     compiled = found.compile_seconds
@@ -102,11 +120,14 @@ def _smaller(a: float | None, b: float | None) -> float | None:
 
 def optimal_with_incumbent(puzzle: Puzzle, engine, algo: str, finder: str,
                            find: Callable[[Limits], SearchResult], *,
-                           limits: Limits, progress: bool) -> SearchResult:
+                           limits: Limits, progress: bool,
+                           find_capped: Callable[[Limits], SearchResult] | None = None
+                           ) -> SearchResult:
     """An optimal search (``engine`` of ``algo``: A* or IDA*) helped by the
     solution the fast solver ``finder`` finds (``find(limits)`` runs it on
-    a fresh copy of the puzzle, its solution shortened), as the module doc
-    says."""
+    a fresh copy of the puzzle, its solution shortened), and by the capped
+    finder (``find_capped(limits)``, ``limits.cost_below`` its cap) when
+    given, as the module doc says."""
     run = dict(algo=algo, weight=1.0, bound=1.0, progress=progress)
     if FIRST_SHARE > 0:
         first = run_engine(puzzle, engine, limits=_share(limits, FIRST_SHARE), **run)
@@ -135,10 +156,16 @@ def optimal_with_incumbent(puzzle: Puzzle, engine, algo: str, finder: str,
         report["winner"] = found.winner or finder
         return _with_finder(_solved_by(first, puzzle, steps, cost), found, seconds, cpu,
                             report)
-    rest = run_engine(puzzle, engine,
-                      limits=replace(_left(limits, first.seconds + seconds,
-                                           first.cpu_seconds + cpu), cost_below=cost), **run)
-    rest = _after(first, rest)
+    first = _with_finder(first, found, seconds, cpu, report)
+    if find_capped is not None:
+        first, steps, cost = _retry_capped(puzzle, engine, algo, find_capped, limits, run,
+                                           first, steps, cost, report)
+    rest = first
+    if first.status is Status.LIMIT and first.stop_reason == "time":
+        rest = _after(first, run_engine(
+            puzzle, engine, limits=replace(_left(limits, first.seconds, first.cpu_seconds),
+                                           cost_below=cost), **run))
+    rest.extra["incumbent"] = report
     if rest.status is Status.UNSOLVABLE:
         raise InternalError(f"{algo} exhausted the puzzle, yet the solution {finder} found "
                             f"replays ({cost})")
@@ -150,7 +177,50 @@ def optimal_with_incumbent(puzzle: Puzzle, engine, algo: str, finder: str,
         # Stopped before a proof: the solution found is kept, not proved.
         rest.incumbent_steps = steps
         report["moves"] = [s.text for s in steps]
-    return _with_finder(rest, found, seconds, cpu, report)
+    return rest
+
+
+def _retry_capped(puzzle: Puzzle, engine, algo: str, find_capped, limits: Limits, run: dict,
+                  first: SearchResult, steps, cost: int, report: dict):
+    """Step 4 of the module doc: A* for :data:`RETRY_SHARE` of the limit,
+    then, if its lower bound is still below ``cost``, the capped finder.
+    Returns the search's result so far (solved when the capped finder's
+    solution is proved, or A* ended), and the incumbent (moves, cost)."""
+    rest = run_engine(puzzle, engine,
+                      limits=replace(_within(_left(limits, first.seconds, first.cpu_seconds),
+                                             _share(limits, RETRY_SHARE)),
+                                     cost_below=cost), **run)
+    rest = _after(first, rest)
+    if rest.status is not Status.LIMIT or rest.stop_reason != "time" or \
+            rest.lower_bound is None or rest.lower_bound >= cost:
+        return rest, steps, cost
+    bound = rest.lower_bound
+    # Costs are whole numbers: below bound + 1 is at most the bound.
+    found, seconds, cpu = _find_incumbent(find_capped, limits, rest, cost_below=bound + 1)
+    capped = report["capped"] = {"algo": found.algo, "bound": bound,
+                                 "status": found.status.value, "seconds": round(seconds, 6)}
+    rest = _add_costs(rest, found, seconds, cpu)
+    if found.status is not Status.SOLVED:
+        return rest, steps, cost
+    found_steps, found_cost = replayed(puzzle, [s.code for s in found.steps],
+                                       f"{found.algo} capped")
+    capped["cost"] = found_cost
+    if found_cost >= cost:
+        return rest, steps, cost
+    steps, cost = found_steps, found_cost
+    report["cost"] = cost
+    if cost <= bound:
+        # No solution is cheaper than A*'s lower bound: this one is optimal.
+        report["proved_by"] = f"{algo} lower bound"
+        report["winner"] = f"{found.algo} capped"
+        return _solved_by(rest, puzzle, steps, cost), steps, cost
+    return rest, steps, cost
+
+
+def _within(limits: Limits, cap: Limits) -> Limits:
+    """``limits`` with each time limit cut to ``cap``'s where that is smaller."""
+    return replace(limits, time_seconds=_smaller(limits.time_seconds, cap.time_seconds),
+                   cpu_seconds=_smaller(limits.cpu_seconds, cap.cpu_seconds))
 
 
 def _after(first: SearchResult, rest: SearchResult) -> SearchResult:

@@ -431,6 +431,9 @@ class SokobanFessDomain(FessDomain):
 
     n_features = N_FEATURES + 1
     cell_features = N_CELL_FEATURES
+    #: The last feature is a lower bound on the pushes left: the matching,
+    #: or (``h_rank`` off) the sum of each box's pushes to its nearest goal.
+    bound_feature = N_FEATURES
 
     def __init__(self, puzzle, limits, use_packing: bool = True, h_rank: bool = True,
                  use_rooms: bool = True, use_hotspots: bool = True, use_stuck: bool = True,

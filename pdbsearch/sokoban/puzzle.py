@@ -470,6 +470,12 @@ class SokobanPuzzle(Puzzle):
                              grouping=self.grouping, members=self.members, **self._pdb_source)
         return "fess", copy
 
+    def capped_finder(self) -> str | None:
+        """The FESS engine alone (``fess-only``), capped at A*'s lower bound
+        (:meth:`pdbsearch.search.fess.FessSearch.cap_costs`); None under the
+        moves metric."""
+        return "fess-only" if self.metric == "pushes" else None
+
     def _new_perimeter(self, limits, greedy: bool = True):
         """A new perimeter, in the params the searches read, and its engine
         (greedy towards the start in turn, or breadth-first alone)."""

@@ -209,3 +209,27 @@ def test_a_warm_up_loads_the_fast_solvers_kernels_for_the_searches_that_ask_it(
     search.warm_up(SokobanPuzzle(microban(LEVEL), metric, "matching"), algo, 2.0
                    if algo == "wastar" else None)
     assert ran == searches
+
+
+@pytest.mark.usefixtures("finder_first")
+def test_the_capped_finder_proves_a_solution_at_astars_bound(monkeypatch):
+    """A* stopped at once after the fast solver (a greedy search: longer
+    solutions), its lower bound below that solution's cost: FESS capped at
+    the bound is asked, and a solution it finds at the bound is proved
+    optimal by it; whatever it finds, the result is the optimum (BFS)."""
+    monkeypatch.setattr(incumbent, "RETRY_SHARE", 0.0)
+    proved = []
+    for number in (1, 3, 6, 16, 36):
+        level = microban(number)
+        puzzle = _with_finder(SokobanPuzzle(level, "pushes", "matching"), "greedy")
+        result = solve(puzzle, "astar", limits=Limits(time_seconds=20, threads=1), shorten=0)
+        _check(level, result, puzzle)
+        capped = result.extra["incumbent"].get("capped")
+        if capped is None:
+            continue
+        assert capped["algo"] == "fess-only" and capped["bound"] <= result.cost
+        if capped["status"] == "solved" and capped["cost"] == capped["bound"]:
+            assert result.extra["incumbent"]["proved_by"] == "astar lower bound"
+            assert result.winner == "fess-only capped"
+            proved.append(number)
+    assert proved      # Microban 3 and 16 here
