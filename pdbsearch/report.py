@@ -109,8 +109,12 @@ def incumbent_text(report: dict, cost: int, unit: str) -> str:
     how = (f"{searcher[report['proved_by']]}'s lower bound reached its cost"
            if report["proved_by"] in searcher
            else "A* re-solved it whole (its shortening)")
-    return (f"the solution ({cost} {unit}) was found by {report['algo']} in "
-            f"{report['seconds']:.2f} s; proved optimal: {how}")
+    found = f"{report['algo']} in {report['seconds']:.2f} s"
+    capped = [c for c in report.get("capped", ()) if c.get("cost") == cost]
+    if capped:
+        found = (f"{capped[-1]['algo']} capped at {capped[-1]['bound']:g} {unit} in "
+                 f"{capped[-1]['seconds']:.2f} s")
+    return f"the solution ({cost} {unit}) was found by {found}; proved optimal: {how}"
 
 
 def _count(n: int, one: str, many: str) -> str:

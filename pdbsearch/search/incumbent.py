@@ -28,11 +28,12 @@ lower bound):
    incumbent's cost (the incumbent is the optimum) or a limit stops it;
 4. where the puzzle names a *capped finder* (:meth:`~pdbsearch.puzzle.Puzzle.capped_finder`:
    Sokoban's FESS engine alone, capped, :meth:`.fess.FessSearch.cap_costs`),
-   once A* has run :data:`RETRY_SHARE` more of the limit with its lower
-   bound ``L`` still below the incumbent's cost, asks it for a solution of
-   cost at most ``L`` (for at most :data:`FINDER_SHARE`).  One it finds is
-   optimal, A*'s lower bound proves it; one cheaper than the incumbent
-   and not proved becomes the incumbent; A* goes on either way.  Why:
+   each time A* has run :data:`RETRY_SHARE` more of the limit with its
+   lower bound ``L`` still below the incumbent's cost and above the bound
+   last tried, asks it for a solution of cost at most ``L`` (for at most
+   :data:`FINDER_SHARE`).  One it finds is optimal, A*'s lower bound
+   proves it; one cheaper than the incumbent and not proved becomes the
+   incumbent; A* goes on either way.  Why:
    with its bound at the optimum, A* still has to find a goal among the
    positions of f = ``L``, which its order of expansion (deepest first)
    may take long to reach (Revenge 93: bound 62, the optimum, in 4.5 s,
@@ -182,39 +183,53 @@ def optimal_with_incumbent(puzzle: Puzzle, engine, algo: str, finder: str,
 
 def _retry_capped(puzzle: Puzzle, engine, algo: str, find_capped, limits: Limits, run: dict,
                   first: SearchResult, steps, cost: int, report: dict):
-    """Step 4 of the module doc: A* for :data:`RETRY_SHARE` of the limit,
-    then, if its lower bound is still below ``cost``, the capped finder.
-    Returns the search's result so far (solved when the capped finder's
-    solution is proved, or A* ended), and the incumbent (moves, cost)."""
-    rest = run_engine(puzzle, engine,
-                      limits=replace(_within(_left(limits, first.seconds, first.cpu_seconds),
-                                             _share(limits, RETRY_SHARE)),
-                                     cost_below=cost), **run)
-    rest = _after(first, rest)
-    if rest.status is not Status.LIMIT or rest.stop_reason != "time" or \
-            rest.lower_bound is None or rest.lower_bound >= cost:
-        return rest, steps, cost
-    bound = rest.lower_bound
-    # Costs are whole numbers: below bound + 1 is at most the bound.
-    found, seconds, cpu = _find_incumbent(find_capped, limits, rest, cost_below=bound + 1)
-    capped = report["capped"] = {"algo": found.algo, "bound": bound,
-                                 "status": found.status.value, "seconds": round(seconds, 6)}
-    rest = _add_costs(rest, found, seconds, cpu)
-    if found.status is not Status.SOLVED:
-        return rest, steps, cost
-    found_steps, found_cost = replayed(puzzle, [s.code for s in found.steps],
-                                       f"{found.algo} capped")
-    capped["cost"] = found_cost
-    if found_cost >= cost:
-        return rest, steps, cost
-    steps, cost = found_steps, found_cost
-    report["cost"] = cost
-    if cost <= bound:
-        # No solution is cheaper than A*'s lower bound: this one is optimal.
-        report["proved_by"] = f"{algo} lower bound"
-        report["winner"] = f"{found.algo} capped"
-        return _solved_by(rest, puzzle, steps, cost), steps, cost
-    return rest, steps, cost
+    """Step 4 of the module doc: A* for :data:`RETRY_SHARE` of the limit
+    at a time, and after each, if its lower bound is still below ``cost``
+    and above the one last tried, the capped finder, until the time is
+    out.  Returns the search's result so far (solved when the capped
+    finder's solution is proved, or however A* ended), and the incumbent
+    (moves, cost)."""
+    tried = None
+    while True:
+        left = _left(limits, first.seconds, first.cpu_seconds)
+        if _spent(left):
+            return first, steps, cost
+        first = _after(first, run_engine(
+            puzzle, engine, limits=replace(_within(left, _share(limits, RETRY_SHARE)),
+                                           cost_below=cost), **run))
+        bound = first.lower_bound
+        if first.status is not Status.LIMIT or first.stop_reason != "time" or \
+                bound is None or bound >= cost:
+            return first, steps, cost
+        if tried is not None and bound <= tried:
+            continue       # nothing new to look for
+        tried = bound
+        # Costs are whole numbers: below bound + 1 is at most the bound.
+        found, seconds, cpu = _find_incumbent(find_capped, limits, first,
+                                              cost_below=bound + 1)
+        report.setdefault("capped", []).append(
+            {"algo": found.algo, "bound": bound, "status": found.status.value,
+             "seconds": round(seconds, 6)})
+        first = _add_costs(first, found, seconds, cpu)
+        if found.status is not Status.SOLVED:
+            continue
+        found_steps, found_cost = replayed(puzzle, [s.code for s in found.steps],
+                                           f"{found.algo} capped")
+        report["capped"][-1]["cost"] = found_cost
+        if found_cost >= cost:
+            continue
+        steps, cost = found_steps, found_cost
+        report["cost"] = cost
+        if cost <= bound:
+            # No solution is cheaper than A*'s lower bound: this one is optimal.
+            report["proved_by"] = f"{algo} lower bound"
+            report["winner"] = f"{found.algo} capped"
+            return _solved_by(first, puzzle, steps, cost), steps, cost
+
+
+def _spent(left: Limits) -> bool:
+    """True when no time is left (of a limit that has some)."""
+    return any(t is not None and t <= 0 for t in (left.time_seconds, left.cpu_seconds))
 
 
 def _within(limits: Limits, cap: Limits) -> Limits:

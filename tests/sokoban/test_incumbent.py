@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from pdbsearch.batch.levels import copy_search_figures
 from pdbsearch.cli import main
+from pdbsearch.report import incumbent_text
 from pdbsearch.search import Limits, Status, incumbent, solve
 from pdbsearch.sokoban.checker import check_solution
 from pdbsearch.sokoban.collection import LevelRecord, RunOptions, solve_level, summary_table
@@ -224,12 +225,16 @@ def test_the_capped_finder_proves_a_solution_at_astars_bound(monkeypatch):
         puzzle = _with_finder(SokobanPuzzle(level, "pushes", "matching"), "greedy")
         result = solve(puzzle, "astar", limits=Limits(time_seconds=20, threads=1), shorten=0)
         _check(level, result, puzzle)
-        capped = result.extra["incumbent"].get("capped")
-        if capped is None:
-            continue
-        assert capped["algo"] == "fess-only" and capped["bound"] <= result.cost
-        if capped["status"] == "solved" and capped["cost"] == capped["bound"]:
+        tries = result.extra["incumbent"].get("capped", [])
+        bounds = [t["bound"] for t in tries]
+        assert bounds == sorted(set(bounds))     # each try at a higher bound
+        for capped in tries:
+            assert capped["algo"] == "fess-only" and capped["bound"] <= result.cost
+        if tries and tries[-1]["status"] == "solved" and \
+                tries[-1]["cost"] == tries[-1]["bound"]:
             assert result.extra["incumbent"]["proved_by"] == "astar lower bound"
             assert result.winner == "fess-only capped"
             proved.append(number)
+            assert f"was found by fess-only capped at {result.cost} pushes in " in \
+                incumbent_text(result.extra["incumbent"], result.cost, "pushes")
     assert proved      # Microban 3 and 16 here
