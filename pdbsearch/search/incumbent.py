@@ -211,6 +211,9 @@ def _retry_capped(puzzle: Puzzle, engine, algo: str, find_capped, limits: Limits
             {"algo": found.algo, "bound": bound, "status": found.status.value,
              "seconds": round(seconds, 6)})
         first = _add_costs(first, found, seconds, cpu)
+        if found.stop_reason == "interrupted":
+            first.stop_reason = "interrupted"     # Ctrl-C in its turn stops the search
+            return first, steps, cost
         if found.status is not Status.SOLVED:
             continue
         found_steps, found_cost = replayed(puzzle, [s.code for s in found.steps],

@@ -238,3 +238,25 @@ def test_the_capped_finder_proves_a_solution_at_astars_bound(monkeypatch):
             assert f"was found by fess-only capped at {result.cost} pushes in " in \
                 incumbent_text(result.extra["incumbent"], result.cost, "pushes")
     assert proved      # Microban 3 and 16 here
+
+
+@pytest.mark.usefixtures("finder_first")
+def test_ctrl_c_in_the_capped_finders_turn_stops_the_search(monkeypatch):
+    """An interrupt the capped finder's run took stops the whole search,
+    its incumbent kept (as in the fast solver's turn)."""
+    monkeypatch.setattr(incumbent, "RETRY_SHARE", 0.0)
+    real = incumbent._find_incumbent
+
+    def interrupted_when_capped(find, limits, spent, cost_below=None):
+        found, seconds, cpu = real(find, limits, spent, cost_below)
+        if cost_below is not None:
+            found.stop_reason = "interrupted"
+        return found, seconds, cpu
+    monkeypatch.setattr(incumbent, "_find_incumbent", interrupted_when_capped)
+    level = microban(36)       # greedy's solution is far above A*'s first bounds
+    puzzle = _with_finder(SokobanPuzzle(level, "pushes", "matching"), "greedy")
+    result = solve(puzzle, "astar", limits=Limits(time_seconds=20, threads=1), shorten=0)
+    assert result.status is Status.LIMIT and result.stop_reason == "interrupted"
+    assert len(result.extra["incumbent"]["capped"]) == 1
+    assert check_solution(level, "".join(result.extra["incumbent"]["moves"]))[0] >= \
+        bfs_min_pushes(level)
