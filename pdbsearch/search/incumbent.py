@@ -99,10 +99,9 @@ def _find_incumbent(find: Callable[[Limits], SearchResult], limits: Limits,
     than ``cost_below`` if given) within its share of what is left;
     returns its result, and the wall and CPU seconds it took (compiling
     excluded)."""
-    left = _left(limits, spent.seconds, spent.cpu_seconds)
-    share = _share(limits, FINDER_SHARE)
-    own = Limits(time_seconds=_smaller(left.time_seconds, share.time_seconds),
-                 cpu_seconds=_smaller(left.cpu_seconds, share.cpu_seconds),
+    time_left = _within(_left(limits, spent.seconds, spent.cpu_seconds),
+                        _share(limits, FINDER_SHARE))
+    own = Limits(time_seconds=time_left.time_seconds, cpu_seconds=time_left.cpu_seconds,
                  memory_mb=limits.memory_mb, threads=limits.threads,
                  cost_below=cost_below)
     t0, c0 = time.perf_counter(), time.process_time()

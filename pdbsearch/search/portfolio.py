@@ -317,6 +317,15 @@ class PortfolioSearch:
         code, self.winner = self._outcome
         return code
 
+    def _wait_for_helpers(self) -> int:
+        """Wait up to a chunk's time for the helper lanes (so that the
+        driver still checks its limits); their outcome, else RUNNING."""
+        self._wake.wait(CHUNK_SECONDS)
+        self._wake.clear()
+        self._sum_stats(None)
+        code = self._ended()
+        return RUNNING if code is None else code
+
     def run(self, budget: int) -> int:
         """One chunk of the caller's lane (the member furthest behind its
         share); the helper lanes run on by themselves."""
@@ -329,12 +338,7 @@ class PortfolioSearch:
         member = self._pick(self.lanes[0])
         if member is None:
             if any(t.is_alive() for t in self._helpers):
-                # Only helpers left: wait a chunk, so limits are still checked.
-                self._wake.wait(CHUNK_SECONDS)
-                self._wake.clear()
-                self._sum_stats(None)
-                code = self._ended()
-                return RUNNING if code is None else code
+                return self._wait_for_helpers()    # only helpers left
             if all(m.stalled for m in self.members):
                 return STALLED
             self._out_of_memory = True
@@ -343,13 +347,9 @@ class PortfolioSearch:
             return RUNNING
         code = self._chunk(member, min(budget, member.budget), 0)
         if code is None:
-            # The helpers hold what the node limit leaves: wait for their
-            # chunks, whose counts then reach the limit the driver checks.
-            self._wake.wait(CHUNK_SECONDS)
-            self._wake.clear()
-            self._sum_stats(None)
-            code = self._ended()
-            return RUNNING if code is None else code
+            # The helpers hold what the node limit leaves: their chunks'
+            # counts then reach the limit the driver checks.
+            return self._wait_for_helpers()
         self._sum_stats(member)
         if code in (SOLVED, EXHAUSTED):
             self._finish_with(code, member)
